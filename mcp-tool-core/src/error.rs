@@ -1,0 +1,136 @@
+//! Structured tool errors: what a model reads when a call goes wrong.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::fmt;
+
+/// The result type every `#[mcp_tool]` function returns.
+pub type ToolResult<T> = Result<T, ToolError>;
+
+/// A tool error as it appears on the wire under `error` in the envelope.
+///
+/// `code` is a stable snake_case identifier a model (or a script) can branch on; the built-in
+/// codes have constructors, and tools add their own with [`ToolError::new`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolError {
+    pub code: Cow<'static, str>,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+    pub retryable: bool,
+}
+
+/// The built-in error codes.
+pub mod codes {
+    pub const INVALID_PARAMETER: &str = "invalid_parameter";
+    pub const INVALID_CURSOR: &str = "invalid_cursor";
+    pub const NOT_FOUND: &str = "not_found";
+    pub const INTERNAL: &str = "internal";
+    pub const TIMEOUT: &str = "timeout";
+    pub const CANCELLED: &str = "cancelled";
+}
+
+impl ToolError {
+    /// An error with a tool-specific code, e.g. `ToolError::new("ambiguous_session_prefix", ...)`.
+    pub fn new(code: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
+        Self { code: code.into(), message: message.into(), details: None, retryable: false }
+    }
+
+    /// A bad argument: `path` is the JSON path of the offending field (`limit`, `filter.kind`).
+    pub fn invalid_parameter(path: impl Into<String>, message: impl Into<String>) -> Self {
+        let path = path.into();
+        Self::new(codes::INVALID_PARAMETER, message).with_detail("path", Value::String(path))
+    }
+
+    pub fn invalid_cursor(message: impl Into<String>) -> Self {
+        Self::new(codes::INVALID_CURSOR, message).with_detail(
+            "hint",
+            Value::String(
+                "Call the tool again without `cursor` (with the same other arguments) to start over."
+                    .into(),
+            ),
+        )
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(codes::NOT_FOUND, message)
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        Self::new(codes::INTERNAL, message)
+    }
+
+    pub fn timeout(message: impl Into<String>) -> Self {
+        Self::new(codes::TIMEOUT, message).retryable(true)
+    }
+
+    pub fn cancelled() -> Self {
+        Self::new(codes::CANCELLED, "The request was cancelled by the client.")
+    }
+
+    /// Sets `details` to a JSON object (or any serializable value).
+    pub fn with_details(mut self, details: impl Serialize) -> Self {
+        self.details = Some(serde_json::to_value(details).unwrap_or(Value::Null));
+        self
+    }
+
+    /// Adds one key to the `details` object, creating it if needed.
+    pub fn with_detail(mut self, key: &str, value: impl Serialize) -> Self {
+        let value = serde_json::to_value(value).unwrap_or(Value::Null);
+        match &mut self.details {
+            Some(Value::Object(map)) => {
+                map.insert(key.to_owned(), value);
+            }
+            _ => {
+                let mut map = Map::new();
+                map.insert(key.to_owned(), value);
+                self.details = Some(Value::Object(map));
+            }
+        }
+        self
+    }
+
+    /// Marks the error as worth retrying unchanged (timeouts, busy resources).
+    pub fn retryable(mut self, retryable: bool) -> Self {
+        self.retryable = retryable;
+        self
+    }
+
+    pub fn code(&self) -> &str {
+        &self.code
+    }
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{}] {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn details_accumulate_into_one_object() {
+        let e = ToolError::invalid_parameter("limit", "too big").with_detail("maximum", 50);
+        assert_eq!(e.code(), "invalid_parameter");
+        assert_eq!(e.details, Some(serde_json::json!({"path": "limit", "maximum": 50})));
+        assert!(!e.retryable);
+    }
+
+    #[test]
+    fn serializes_as_the_wire_error() {
+        let e = ToolError::new("ambiguous_session_prefix", "two sessions").retryable(false);
+        let v = serde_json::to_value(&e).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"code": "ambiguous_session_prefix", "message": "two sessions", "retryable": false})
+        );
+        assert!(ToolError::timeout("slow").retryable);
+        assert_eq!(e.to_string(), "[ambiguous_session_prefix] two sessions");
+    }
+}

@@ -1,0 +1,65 @@
+//! mcp-tool: MCP tools that are well designed by construction.
+//!
+//! A tool is an `async fn` with `#[mcp_tool]` and an argument struct with `#[tool_args]`. The
+//! macros register it at link time, derive its schemas and refuse designs known to confuse
+//! models; this crate serves the registered tools over MCP (via `rmcp`) with a uniform
+//! envelope, structured errors, size budgets and query-bound cursors.
+
+// rmcp marks logging and server-to-client requests deprecated for the 2026-07-28 protocol;
+// this crate serves the revisions up to 2025-11-25, where they are current (see server/handler.rs).
+#![allow(deprecated)]
+
+pub mod args;
+mod context;
+mod cursor;
+mod envelope;
+mod error;
+mod page;
+pub mod registry;
+mod server;
+mod state;
+pub mod testing;
+
+pub use context::{LogLevel, ToolContext};
+pub use cursor::Cursor;
+pub use envelope::{Envelope, Output, estimate_tokens, format_size};
+pub use error::{ToolError, ToolResult, codes};
+pub use mcp_tool_macros::{mcp_tool, tool_args, tool_output};
+pub use page::Page;
+pub use server::{BuildError, ToolServer, ToolServerBuilder};
+pub use server::transport::{HTTP_PATH, ServeError};
+pub use server::dispatch::UnknownTool;
+
+/// The names a tool author needs: `use mcp_tool_core::prelude::*;`.
+pub mod prelude {
+    pub use crate::{Cursor, LogLevel, Page, ToolContext, ToolError, ToolResult, mcp_tool, tool_args, tool_output};
+}
+
+/// Paths used by the code the macros generate. Not a public API: no stability promise.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::args::{ArgKeywords, Bounded, Exception, ToolArgs, check_range, empty_input_schema, input_schema};
+    pub use crate::envelope::{Output, schema_of};
+    pub use crate::registry::{BoxFuture, Injected, Invocation, ToolDef};
+    pub use crate::{ToolContext, ToolError};
+    pub use inventory;
+    pub use schemars;
+    pub use serde;
+    pub use serde_json;
+    pub use std::any::TypeId;
+    pub use std::boxed::Box;
+    pub use std::option::Option::{self, None, Some};
+    pub use std::result::Result::{self, Err, Ok};
+    pub use std::vec::Vec;
+
+    /// Keeps a cross-item check (`pagination_mismatch`) in const evaluation, where it fails
+    /// the build with the lint's message.
+    pub const fn assert_pagination(has_cursor: bool, paginated: bool, message_cursor_without_page: &str, message_page_without_cursor: &str) {
+        if has_cursor && !paginated {
+            panic!("{}", message_cursor_without_page);
+        }
+        if paginated && !has_cursor {
+            panic!("{}", message_page_without_cursor);
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! `ToolServerBuilder::build`: every registry problem found and reported at once.
+
+use super::{Inner, Prepared, ToolServer};
+use crate::envelope::{self, format_size};
+use crate::registry::{self, ToolDef};
+use crate::state::States;
+use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool, ToolAnnotations};
+use serde_json::{Map, Value};
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Configures a [`ToolServer`]. Every setting has a working default but the name and version,
+/// which default to the crate's own only as a last resort: pass them.
+pub struct ToolServerBuilder {
+    name: String,
+    version: String,
+    title: Option<String>,
+    instructions: Option<String>,
+    states: States,
+    families: Option<Vec<String>>,
+    tools_page_size: usize,
+    timeout: Option<Duration>,
+    tools: Option<Vec<&'static ToolDef>>,
+}
+
+impl Default for ToolServerBuilder {
+    fn default() -> Self {
+        Self {
+            name: "mcp-tool-server".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            title: None,
+            instructions: None,
+            states: States::default(),
+            families: None,
+            tools_page_size: 100,
+            timeout: None,
+            tools: None,
+        }
+    }
+}
+
+impl ToolServerBuilder {
+    /// The server name clients show (sent as `serverInfo.name`).
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    pub fn version(mut self, version: impl Into<String>) -> Self {
+        self.version = version.into();
+        self
+    }
+
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = Some(title.into());
+        self
+    }
+
+    /// Text the client may give the model about how to use this server's tools together.
+    pub fn instructions(mut self, instructions: impl Into<String>) -> Self {
+        self.instructions = Some(instructions.into());
+        self
+    }
+
+    /// A value tools receive as `&T`. One state per type; any number of types.
+    pub fn state<T: Send + Sync + 'static>(mut self, state: T) -> Self {
+        self.states.insert(state);
+        self
+    }
+
+    /// Serve only the tools of these families (default: every registered tool).
+    pub fn families<I, S>(mut self, families: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.families = Some(families.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// How many tools one `tools/list` page holds (default 100).
+    pub fn tools_page_size(mut self, size: usize) -> Self {
+        self.tools_page_size = size.max(1);
+        self
+    }
+
+    /// Fails a call with the `timeout` tool error when it runs longer than this.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Serve exactly these tools instead of the registry's (tests, embedding).
+    #[doc(hidden)]
+    pub fn with_definitions(mut self, tools: Vec<&'static ToolDef>) -> Self {
+        self.tools = Some(tools);
+        self
+    }
+
+    /// Checks the tool set and prepares everything calls need.
+    pub fn build(self) -> Result<ToolServer, BuildError> {
+        let mut problems = Vec::new();
+        let registered = self.tools.unwrap_or_else(registry::all_tools);
+        let selected: Vec<&'static ToolDef> = match &self.families {
+            None => registered,
+            Some(families) => {
+                let known: BTreeSet<&str> = registered.iter().map(|t| t.family).collect();
+                for family in families {
+                    if !known.contains(family.as_str()) {
+                        problems.push(format!(
+                            "family `{family}` has no tools (registered families: {})",
+                            known.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+                        ));
+                    }
+                }
+                registered.into_iter().filter(|t| families.iter().any(|f| f == t.family)).collect()
+            }
+        };
+
+        let mut by_name: HashMap<&'static str, usize> = HashMap::new();
+        let mut tools = Vec::with_capacity(selected.len());
+        for def in selected {
+            if let Some(&first) = by_name.get(def.name) {
+                let other: &Prepared = &tools[first];
+                problems.push(format!(
+                    "tool name `{}` is registered twice: at {} and at {}; tool names must be unique",
+                    def.name,
+                    other.def.location(),
+                    def.location()
+                ));
+                continue;
+            }
+            for injected in def.injected {
+                if !self.states.contains((injected.type_id)()) {
+                    problems.push(format!(
+                        "tool `{}` ({}) takes `&{}`, but the server has no state of that type; \
+                         add `.state(..)` with a `{}` to the builder",
+                        def.name,
+                        def.location(),
+                        injected.type_name,
+                        injected.type_name
+                    ));
+                }
+            }
+            match prepare(def) {
+                Ok(prepared) => {
+                    by_name.insert(def.name, tools.len());
+                    tools.push(prepared);
+                }
+                Err(problem) => problems.push(problem),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(BuildError { problems });
+        }
+
+        let mut server_info = Implementation::new(self.name, self.version);
+        server_info.title = self.title;
+        let capabilities = ServerCapabilities::builder().enable_tools().enable_logging().build();
+        let mut config = ServerConfig::new(capabilities).with_server_info(server_info);
+        config.instructions = self.instructions;
+        Ok(ToolServer {
+            inner: Arc::new(Inner {
+                tools,
+                by_name,
+                states: Arc::new(self.states),
+                config,
+                tools_page_size: self.tools_page_size,
+                timeout: self.timeout,
+            }),
+        })
+    }
+}
+
+fn prepare(def: &'static ToolDef) -> Result<Prepared, String> {
+    let input = (def.input_schema)();
+    let Value::Object(input) = input else {
+        return Err(format!("tool `{}` ({}): input schema is not a JSON object", def.name, def.location()));
+    };
+    match input.get("type") {
+        Some(Value::String(t)) if t == "object" => {}
+        other => {
+            return Err(format!(
+                "tool `{}` ({}): input schema root must be `\"type\": \"object\"`, found {}; \
+                 take arguments as one `#[tool_args]` struct",
+                def.name,
+                def.location(),
+                other.map_or("no type".to_owned(), |t| t.to_string())
+            ));
+        }
+    }
+    let properties = input.get("properties").and_then(Value::as_object);
+    let parameters: Vec<String> = properties.map(|p| p.keys().cloned().collect()).unwrap_or_default();
+    let defaults: Map<String, Value> = properties
+        .map(|p| {
+            p.iter()
+                .filter_map(|(k, v)| v.get("default").map(|d| (k.clone(), d.clone())))
+                .collect()
+        })
+        .unwrap_or_default();
+    let output = envelope::output_schema(&(def.output_schema)(), def.paginated);
+
+    let mut tool = Tool::new(def.name, describe(def), Arc::new(input));
+    tool = tool.with_raw_output_schema(Arc::new(output));
+    let mut annotations = ToolAnnotations::from_raw(
+        def.title.map(str::to_owned),
+        Some(def.read_only),
+        Some(def.destructive),
+        Some(def.idempotent),
+        Some(def.open_world),
+    );
+    if def.read_only {
+        // Per the MCP spec these two are meaningful only for tools that modify their world.
+        annotations.destructive_hint = Some(false);
+        annotations.idempotent_hint = Some(true);
+    }
+    tool = tool.with_annotations(annotations);
+    if let Some(title) = def.title {
+        tool = tool.with_title(title);
+    }
+    Ok(Prepared { def, tool, defaults, parameters })
+}
+
+/// The description a client sees: the doc comment plus the size contract.
+fn describe(def: &ToolDef) -> String {
+    let size = format_size(def.size_hint);
+    let contract = if def.paginated {
+        format!("Each page of the answer is at most about {size}; pass `next_cursor` as `cursor` for the next page.")
+    } else {
+        format!("The answer is at most about {size}.")
+    };
+    if def.description.trim().is_empty() { contract } else { format!("{}\n\n{contract}", def.description.trim_end()) }
+}
+
+/// Everything wrong with a tool set, found in one pass.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildError {
+    pub problems: Vec<String>,
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "the tool server could not be built ({} problem{}):", self.problems.len(), if self.problems.len() == 1 { "" } else { "s" })?;
+        for p in &self.problems {
+            writeln!(f, "  - {p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for BuildError {}

@@ -1,0 +1,133 @@
+//! One call, from raw arguments to a finished envelope. Shared by MCP and direct calls.
+
+use super::{Prepared, ToolServer};
+use crate::context::ToolContext;
+use crate::cursor;
+use crate::envelope::{self, Envelope};
+use crate::error::ToolError;
+use crate::registry::Invocation;
+use futures::FutureExt;
+use serde_json::{Map, Value};
+use std::panic::AssertUnwindSafe;
+
+/// The tool name matched nothing this server serves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownTool {
+    pub name: String,
+    pub available: Vec<String>,
+}
+
+impl std::fmt::Display for UnknownTool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown tool `{}`; available: {}", self.name, self.available.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownTool {}
+
+impl ToolServer {
+    /// Calls a tool without MCP (a CLI, a script, a test) and returns its envelope.
+    /// `arguments` must be a JSON object or null; anything else is an `invalid_parameter` answer.
+    pub async fn call(&self, name: &str, arguments: Value) -> Result<Envelope, UnknownTool> {
+        let prepared = self.prepared(name).ok_or_else(|| self.unknown(name))?;
+        let arguments = match arguments {
+            Value::Object(map) => map,
+            Value::Null => Map::new(),
+            other => {
+                let e = ToolError::invalid_parameter(
+                    "$",
+                    format!("Arguments must be a JSON object, got {}.", json_kind(&other)),
+                );
+                return Ok(envelope::failure(&e));
+            }
+        };
+        Ok(self.run(prepared, arguments, ToolContext::detached(prepared.def.name)).await)
+    }
+
+    pub(crate) fn unknown(&self, name: &str) -> UnknownTool {
+        UnknownTool {
+            name: name.to_owned(),
+            available: self.inner.tools.iter().map(|p| p.def.name.to_owned()).collect(),
+        }
+    }
+
+    pub(crate) async fn run(&self, prepared: &Prepared, arguments: Map<String, Value>, context: ToolContext) -> Envelope {
+        let def = prepared.def;
+        let mut warnings: Vec<String> = arguments
+            .keys()
+            .filter(|k| !prepared.parameters.iter().any(|p| p == *k))
+            .map(|k| format!("Unknown argument `{k}` was ignored."))
+            .collect();
+
+        let fingerprint = def.paginated.then(|| cursor::fingerprint(&arguments, &prepared.defaults));
+        if let (Some(fp), Some(Value::String(text))) = (&fingerprint, arguments.get("cursor")) {
+            if let Err(e) = cursor::verify(text, def.name, fp) {
+                return envelope::failure(&e);
+            }
+        }
+
+        let cancellation = context.cancellation().clone();
+        let pending = context.pending_warnings();
+        let invocation = Invocation { arguments, states: self.inner.states.clone(), context };
+        let call = AssertUnwindSafe((def.call)(invocation)).catch_unwind();
+        let outcome = tokio::select! {
+            biased;
+            _ = cancellation.cancelled() => Err(ToolError::cancelled()),
+            result = with_timeout(self.inner.timeout, call) => result,
+        };
+        warnings.extend(pending.take());
+        match outcome {
+            Ok(output) => {
+                let next = output.page.as_ref().and_then(|p| p.next.clone());
+                let next_cursor = match (next, &fingerprint) {
+                    (Some(position), Some(fp)) => Some(cursor::encode(def.name, fp, position)),
+                    _ => None,
+                };
+                envelope::success(output, next_cursor, warnings, def.size_hint)
+            }
+            Err(error) => envelope::failure(&error),
+        }
+    }
+}
+
+async fn with_timeout<F, T>(
+    timeout: Option<std::time::Duration>,
+    call: F,
+) -> Result<T, ToolError>
+where
+    F: std::future::Future<Output = std::thread::Result<Result<T, ToolError>>>,
+{
+    let finished = match timeout {
+        None => call.await,
+        Some(limit) => match tokio::time::timeout(limit, call).await {
+            Ok(done) => done,
+            Err(_) => {
+                return Err(ToolError::timeout(format!(
+                    "The tool did not finish within {} ms.",
+                    limit.as_millis()
+                )));
+            }
+        },
+    };
+    finished.unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        tracing::error!(panic = %what, "a tool panicked");
+        Err(ToolError::internal("The tool failed unexpectedly (it panicked); the server is still running.")
+            .with_detail("panic", what))
+    })
+}
+
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,216 @@
+//! Testing kit: a real rmcp client talking to a server, in-process or over any transport.
+//!
+//! ```no_run
+//! # async fn demo(server: mcp_tool_core::ToolServer) {
+//! use mcp_tool_core::testing::TestClient;
+//! let client = TestClient::in_process(&server).await;
+//! let answer = client.call("list_notes", serde_json::json!({"limit": 5})).await;
+//! assert!(answer.is_ok());
+//! client.assert_within_size_hint(&answer);
+//! # }
+//! ```
+
+use crate::ToolServer;
+use rmcp::model::{
+    CallToolRequestParams, ClientConfig, Implementation, LoggingLevel, LoggingMessageNotificationParam,
+    NumberOrString, PaginatedRequestParams, ProgressNotificationParam, ProgressToken, RequestMetaObject,
+    SetLevelRequestParams, Tool,
+};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::IntoTransport;
+use rmcp::{ClientHandler, RoleClient, ServiceError, ServiceExt};
+use serde_json::Value;
+use std::sync::{Arc, Mutex};
+
+/// A notification the client received.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Notification {
+    Progress { progress: f64, total: Option<f64>, message: Option<String> },
+    Log { level: String, logger: Option<String>, data: Value },
+}
+
+/// Client side of the test session: records what the server sends unprompted.
+#[derive(Clone, Default)]
+pub struct Recorder {
+    seen: Arc<Mutex<Vec<Notification>>>,
+}
+
+impl Recorder {
+    fn push(&self, n: Notification) {
+        self.seen.lock().unwrap_or_else(|p| p.into_inner()).push(n);
+    }
+}
+
+impl ClientHandler for Recorder {
+    async fn on_progress(&self, p: ProgressNotificationParam, _: NotificationContext<RoleClient>) {
+        self.push(Notification::Progress { progress: p.progress, total: p.total, message: p.message });
+    }
+
+    async fn on_logging_message(&self, p: LoggingMessageNotificationParam, _: NotificationContext<RoleClient>) {
+        let level = serde_json::to_value(p.level).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+        self.push(Notification::Log { level, logger: p.logger, data: p.data });
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        let mut config = ClientConfig::default();
+        config.client_info = Implementation::new("mcp-tool-testing", env!("CARGO_PKG_VERSION"));
+        config
+    }
+}
+
+/// One answer, parsed: the envelope from `structuredContent`, checked against the text copy.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub tool: String,
+    pub envelope: Value,
+    pub text: String,
+    pub is_error: bool,
+}
+
+impl Answer {
+    pub fn is_ok(&self) -> bool {
+        self.envelope["status"] == "ok"
+    }
+
+    pub fn data(&self) -> &Value {
+        &self.envelope["data"]
+    }
+
+    /// The error code of a tool error, `None` for a success.
+    pub fn error_code(&self) -> Option<&str> {
+        self.envelope["error"]["code"].as_str()
+    }
+
+    pub fn error(&self) -> &Value {
+        &self.envelope["error"]
+    }
+
+    pub fn next_cursor(&self) -> Option<&str> {
+        self.envelope["pagination"]["next_cursor"].as_str()
+    }
+
+    pub fn bytes(&self) -> usize {
+        self.text.len()
+    }
+
+    /// Panics with the whole envelope unless the answer is a success.
+    #[track_caller]
+    pub fn expect_ok(&self) -> &Value {
+        assert!(self.is_ok(), "expected `{}` to succeed, got {}", self.tool, self.envelope);
+        self.data()
+    }
+}
+
+/// An rmcp client connected to a server, for tests.
+pub struct TestClient {
+    service: RunningService<RoleClient, Recorder>,
+    recorder: Recorder,
+    server: Option<ToolServer>,
+}
+
+impl TestClient {
+    /// Connects to `server` through an in-memory duplex pipe; the server runs on a task.
+    pub async fn in_process(server: &ToolServer) -> Self {
+        let (client_io, server_io) = tokio::io::duplex(1 << 20);
+        let serving = server.clone();
+        tokio::spawn(async move {
+            if let Err(e) = serving.serve(server_io).await {
+                tracing::debug!(error = %e, "in-process test server stopped");
+            }
+        });
+        let mut client = Self::connect(client_io).await.expect("in-process MCP handshake");
+        client.server = Some(server.clone());
+        client
+    }
+
+    /// Connects over any client transport (a child process's pipes, HTTP, ...).
+    pub async fn connect<T, E, A>(transport: T) -> Result<Self, String>
+    where
+        T: IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let recorder = Recorder::default();
+        let service = recorder.clone().serve(transport).await.map_err(|e| e.to_string())?;
+        Ok(Self { service, recorder, server: None })
+    }
+
+    /// The server's `initialize` answer.
+    pub fn server_info(&self) -> Option<std::sync::Arc<rmcp::model::ServerPeerInfo>> {
+        self.service.peer_info()
+    }
+
+    /// Every tool, following `nextCursor` through all pages.
+    pub async fn list_tools(&self) -> Vec<Tool> {
+        self.service.peer().list_all_tools().await.expect("tools/list")
+    }
+
+    /// One `tools/list` page.
+    pub async fn list_tools_page(&self, cursor: Option<String>) -> Result<rmcp::model::ListToolsResult, ServiceError> {
+        let params = PaginatedRequestParams::default().with_cursor(cursor);
+        self.service.peer().list_tools(Some(params)).await
+    }
+
+    /// Calls a tool and parses its envelope; panics on a protocol error (use `try_call`).
+    pub async fn call(&self, name: &str, arguments: Value) -> Answer {
+        self.try_call(name, arguments).await.unwrap_or_else(|e| panic!("tools/call `{name}` failed: {e}"))
+    }
+
+    /// Calls a tool, asking for progress notifications with a progress token.
+    pub async fn call_with_progress(&self, name: &str, arguments: Value) -> Answer {
+        let meta = RequestMetaObject::with_progress_token(ProgressToken(NumberOrString::String("test-progress".into())));
+        self.request(name, arguments, Some(meta)).await.unwrap_or_else(|e| panic!("tools/call `{name}` failed: {e}"))
+    }
+
+    /// Calls a tool; a JSON-RPC error (e.g. unknown tool) is `Err`.
+    pub async fn try_call(&self, name: &str, arguments: Value) -> Result<Answer, ServiceError> {
+        self.request(name, arguments, None).await
+    }
+
+    async fn request(&self, name: &str, arguments: Value, meta: Option<RequestMetaObject>) -> Result<Answer, ServiceError> {
+        let mut params = CallToolRequestParams::new(name.to_owned());
+        if let Value::Object(map) = arguments {
+            params = params.with_arguments(map);
+        }
+        params.meta = meta;
+        let result = self.service.peer().call_tool(params).await?;
+        let text = result
+            .content
+            .iter()
+            .find_map(|c| c.as_text().map(|t| t.text.clone()))
+            .unwrap_or_default();
+        let envelope = result.structured_content.clone().unwrap_or(Value::Null);
+        let from_text: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        assert_eq!(from_text, envelope, "text content and structuredContent of `{name}` differ");
+        Ok(Answer { tool: name.to_owned(), envelope, text, is_error: result.is_error.unwrap_or(false) })
+    }
+
+    /// Asks the server to send only log messages at `level` or above.
+    pub async fn set_log_level(&self, level: LoggingLevel) {
+        #[allow(deprecated)]
+        self.service.peer().set_level(SetLevelRequestParams::new(level)).await.expect("logging/setLevel");
+    }
+
+    /// Notifications received so far (progress, log messages), oldest first.
+    pub fn notifications(&self) -> Vec<Notification> {
+        self.recorder.seen.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Panics unless the answer is within its tool's `size_hint` (in-process clients only).
+    #[track_caller]
+    pub fn assert_within_size_hint(&self, answer: &Answer) {
+        let server = self.server.as_ref().expect("size hints are known for in-process clients");
+        let def = server.definitions().find(|d| d.name == answer.tool).expect("a served tool");
+        assert!(
+            answer.bytes() <= def.size_hint,
+            "`{}` answered {} bytes, over its size hint of {} bytes",
+            answer.tool,
+            answer.bytes(),
+            def.size_hint
+        );
+    }
+
+    /// Closes the session.
+    pub async fn close(self) {
+        let _ = self.service.cancel().await;
+    }
+}

@@ -1,0 +1,31 @@
+//! Accumulating spanned errors, rendered with a `help:` line.
+
+use proc_macro2::{Span, TokenStream};
+use std::fmt::Display;
+
+#[derive(Default)]
+pub struct Errors {
+    combined: Option<syn::Error>,
+}
+
+impl Errors {
+    pub fn push(&mut self, error: syn::Error) {
+        match &mut self.combined {
+            Some(all) => all.combine(error),
+            None => self.combined = Some(error),
+        }
+    }
+
+    /// An error whose message is `message`, then a blank line and `help: <help>`.
+    pub fn error(&mut self, span: Span, message: impl Display, help: impl Display) {
+        self.push(syn::Error::new(span, format!("{message}\n\nhelp: {help}")));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.combined.is_none()
+    }
+
+    pub fn to_compile_errors(&self) -> TokenStream {
+        self.combined.as_ref().map(syn::Error::to_compile_error).unwrap_or_default()
+    }
+}
