@@ -1,0 +1,323 @@
+//! The runtime front-end on hand-written JSON Schemas in the shape schemars 1 produces.
+
+mod common;
+
+use common::*;
+use mcp_tool_lint::schema::{args_from_schema, check_schema_tool, output_shape};
+use mcp_tool_lint::*;
+use serde_json::{Value, json};
+
+fn read_only() -> Annotations {
+    Annotations {
+        read_only: true,
+        ..Annotations::default()
+    }
+}
+
+fn page_output(item: Value) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "data": {"type": "array", "items": item},
+            "pagination": {"type": "object", "properties": {"next_cursor": {"type": ["string", "null"]}}}
+        }
+    })
+}
+
+/// `search_event_previews` as schemars writes it: `Option<Provider>` as `anyOf [$ref, null]`,
+/// documented unit variants as `oneOf` of `const`s.
+fn search_event_previews_input() -> Value {
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "SearchEventPreviewsArgs",
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "Text to look for in event content (case-insensitive)."},
+            "limit": {"type": "integer", "format": "uint32", "minimum": 1, "maximum": 50, "default": 10, "description": "Results per page."},
+            "cursor": {"type": ["string", "null"], "description": "`next_cursor` from the previous page; omit for the first page."},
+            "provider": {"anyOf": [{"$ref": "#/$defs/Provider"}, {"type": "null"}], "description": "Only events of this provider."},
+            "event_type": {"anyOf": [{"$ref": "#/$defs/EventType"}, {"type": "null"}], "description": "Only events of this type."},
+            "session_id": {"type": ["string", "null"], "description": "Only events of this session."}
+        },
+        "required": ["query"],
+        "$defs": {
+            "Provider": {"oneOf": [
+                {"type": "string", "const": "claude_code", "description": "Claude Code session logs."},
+                {"type": "string", "const": "codex", "description": "Codex CLI session logs."},
+                {"type": "string", "const": "gemini", "description": "Gemini CLI session logs."}
+            ]},
+            "EventType": {"oneOf": [
+                {"type": "string", "const": "tool_call", "description": "A tool call by the model."},
+                {"type": "string", "const": "tool_result", "description": "The result of a tool call."},
+                {"type": "string", "const": "message", "description": "A message by the user or the model."}
+            ]}
+        }
+    })
+}
+
+#[test]
+fn the_model_is_built_from_schemars_output() {
+    let a = args_from_schema(&search_event_previews_input());
+    let by_name = |n: &str| a.params.iter().find(|p| p.name == n).unwrap();
+    assert_eq!(a.params.len(), 6);
+    assert!(by_name("query").required && by_name("query").ty == TypeClass::String);
+    let limit = by_name("limit");
+    assert_eq!(
+        (
+            limit.ty.clone(),
+            limit.default.as_deref(),
+            limit.max,
+            limit.min
+        ),
+        (TypeClass::Integer, Some("10"), Some(50.0), Some(1.0))
+    );
+    assert!(!limit.required);
+    assert_eq!(by_name("cursor").ty, TypeClass::Cursor);
+    let TypeClass::Enum { variants } = &by_name("provider").ty else {
+        panic!("{:?}", by_name("provider").ty)
+    };
+    assert_eq!(
+        variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(),
+        ["claude_code", "codex", "gemini"]
+    );
+    assert!(variants.iter().all(|v| v.description.is_some()));
+    assert_eq!(by_name("session_id").ty, TypeClass::String);
+    assert!(!a.deny_unknown_fields && a.has_cursor());
+}
+
+#[test]
+fn the_redesigned_tool_passes_at_runtime_too() {
+    let r = check_schema_tool(
+        "search_event_previews",
+        Some("Search event content across sessions and return ~300-character previews."),
+        read_only(),
+        &search_event_previews_input(),
+        Some(&page_output(json!({"$ref": "#/$defs/EventPreview"}))),
+    );
+    assert_clean(&r);
+}
+
+#[test]
+fn the_before_design_warns_with_the_same_lints() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "pattern": {"type": "string", "description": "Regex or text to search"},
+            "limit": {"type": ["integer", "null"], "description": "Maximum results"},
+            "provider": {"type": ["string", "null"], "description": "Filter by provider"},
+            "event_type": {"type": ["string", "null"], "description": "Filter by event type (e.g. ToolCall, ToolResult, Message)"},
+            "include_full_payload": {"type": ["boolean", "null"], "description": "Return the full payload instead of a preview"}
+        },
+        "required": ["pattern"],
+        "additionalProperties": false
+    });
+    let r = check_schema_tool(
+        "search_events",
+        Some("Search events."),
+        read_only(),
+        &input,
+        Some(&json!({"type": "object"})),
+    );
+    let mut lints = r.lints();
+    lints.sort();
+    let mut expected = vec![
+        Lint::VagueName,
+        Lint::ClosedDomainString,
+        Lint::ClosedDomainString,
+        Lint::ModeToggle,
+        Lint::UnboundedLimit,
+        Lint::FalseStrictness,
+    ];
+    expected.sort();
+    assert_eq!(lints, expected, "{:#?}", r.findings);
+}
+
+#[test]
+fn enum_variants_without_docs_warn() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "direction": {"$ref": "#/$defs/Direction", "description": "Sort direction."},
+            "order": {"type": "string", "enum": ["asc", "desc"], "description": "Sort order."}
+        },
+        "required": ["direction", "order"],
+        "$defs": {"Direction": {"oneOf": [
+            {"type": "string", "const": "asc", "description": "Oldest first."},
+            {"type": "string", "const": "desc"}
+        ]}}
+    });
+    let r = check_schema_tool(
+        "list_things",
+        Some("Lists things."),
+        read_only(),
+        &input,
+        None,
+    );
+    let messages: Vec<String> = r.findings.iter().map(Finding::render).collect();
+    assert_eq!(
+        r.lints(),
+        vec![Lint::MissingDescription, Lint::MissingDescription],
+        "{messages:#?}"
+    );
+    assert!(
+        messages[0].contains("the values of `direction` have no description: `desc`"),
+        "{}",
+        messages[0]
+    );
+    assert!(messages[1].contains("`asc`, `desc`"), "{}", messages[1]);
+}
+
+#[test]
+fn nested_properties_without_docs_warn_with_their_path() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "filter": {"$ref": "#/$defs/Filter", "description": "Which sessions to list."}
+        },
+        "required": ["filter"],
+        "$defs": {
+            "Filter": {
+                "type": "object",
+                "properties": {
+                    "since": {"type": "string", "description": "Start time (RFC 3339)."},
+                    "until": {"type": "string"},
+                    "tags": {"type": "array", "items": {"$ref": "#/$defs/Tag"}, "description": "Tags."},
+                    "parent": {"anyOf": [{"$ref": "#/$defs/Filter"}, {"type": "null"}], "description": "Recursive."},
+                    "kind": {"type": "string", "enum": ["a", "b"], "description": "Kind."}
+                }
+            },
+            "Tag": {"type": "object", "properties": {"label": {"type": "string"}}}
+        }
+    });
+    let r = check_schema_tool(
+        "list_sessions",
+        Some("Lists sessions."),
+        read_only(),
+        &input,
+        None,
+    );
+    let messages: Vec<&str> = r.findings.iter().map(|f| f.message.as_str()).collect();
+    assert!(
+        r.findings.iter().all(|f| f.target == Target::Param(0)),
+        "{messages:#?}"
+    );
+    assert!(
+        messages.contains(&"`filter.until` has no description"),
+        "{messages:#?}"
+    );
+    assert!(
+        messages.contains(&"`filter.tags[].label` has no description"),
+        "{messages:#?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.starts_with("the values of `filter.kind`")),
+        "{messages:#?}"
+    );
+    // The recursive `parent` is walked once, so its findings are not repeated without end.
+    assert_eq!(messages.len(), 3, "{messages:#?}");
+}
+
+#[test]
+fn an_untagged_output_union_warns_and_tagged_ones_do_not() {
+    let defs = json!({
+        "Hit": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+        "Miss": {"type": "object", "properties": {"reason": {"type": "string"}}, "required": ["reason"]}
+    });
+    let untagged = json!({
+        "type": "object",
+        "properties": {"result": {"anyOf": [{"$ref": "#/$defs/Hit"}, {"$ref": "#/$defs/Miss"}]}},
+        "$defs": defs
+    });
+    let input = json!({"type": "object", "properties": {}});
+    let r = check_schema_tool(
+        "get_result",
+        Some("One result."),
+        read_only(),
+        &input,
+        Some(&untagged),
+    );
+    assert_eq!(r.lints(), vec![Lint::HiddenCoupling]);
+    assert_eq!(r.findings[0].target, Target::ToolOutput);
+    assert!(
+        r.findings[0].message.contains("`output.result`"),
+        "{}",
+        r.findings[0].message
+    );
+    assert!(
+        r.findings[0].help.contains("#[serde(tag = "),
+        "{}",
+        r.findings[0].help
+    );
+
+    let internally_tagged = json!({"oneOf": [
+        {"type": "object", "properties": {"kind": {"type": "string", "const": "hit"}, "text": {"type": "string"}}, "required": ["kind", "text"]},
+        {"type": "object", "properties": {"kind": {"type": "string", "const": "miss"}, "reason": {"type": "string"}}, "required": ["kind", "reason"]}
+    ]});
+    let externally_tagged = json!({"oneOf": [
+        {"type": "string", "const": "nothing"},
+        {"type": "object", "properties": {"hit": {"type": "string"}}, "required": ["hit"], "additionalProperties": false},
+        {"type": "object", "properties": {"miss": {"type": "string"}}, "required": ["miss"], "additionalProperties": false}
+    ]});
+    let option = json!({"anyOf": [{"type": "object", "properties": {"text": {"type": "string"}}}, {"type": "null"}]});
+    for ok in [internally_tagged, externally_tagged, option] {
+        let r = check_schema_tool(
+            "get_result",
+            Some("One result."),
+            read_only(),
+            &input,
+            Some(&ok),
+        );
+        assert_clean(&r);
+    }
+}
+
+#[test]
+fn pagination_is_checked_from_the_output_schema() {
+    let with_cursor = json!({"type": "object", "properties": {"cursor": {"type": ["string", "null"], "description": "From the previous page."}}});
+    let without = json!({"type": "object", "properties": {}});
+    let single = json!({"type": "object", "properties": {"id": {"type": "string"}}});
+    let page = page_output(json!({"type": "string"}));
+    assert_eq!(output_shape(Some(&page)), OutputShape::Page);
+    assert_eq!(output_shape(Some(&single)), OutputShape::Single);
+    assert_eq!(output_shape(None), OutputShape::Unknown);
+    let run = |input: &Value, out: Option<&Value>| {
+        check_schema_tool(
+            "list_things",
+            Some("Lists things."),
+            read_only(),
+            input,
+            out,
+        )
+        .lints()
+    };
+    assert_eq!(
+        run(&with_cursor, Some(&single)),
+        vec![Lint::PaginationMismatch]
+    );
+    assert_eq!(run(&without, Some(&page)), vec![Lint::PaginationMismatch]);
+    assert_eq!(run(&with_cursor, Some(&page)), vec![]);
+    assert_eq!(run(&with_cursor, None), vec![]);
+}
+
+#[test]
+fn tool_level_lints_run_on_foreign_tools() {
+    let input = json!({"type": "object", "properties": {}});
+    let annotations = Annotations {
+        read_only: true,
+        destructive: true,
+        ..Annotations::default()
+    };
+    let r = check_schema_tool("Get-Weather", None, annotations, &input, None);
+    let mut lints = r.lints();
+    lints.sort();
+    assert_eq!(
+        lints,
+        vec![
+            Lint::MissingDescription,
+            Lint::ToolName,
+            Lint::AnnotationConflict
+        ]
+    );
+}
