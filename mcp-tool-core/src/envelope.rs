@@ -1,7 +1,9 @@
 //! The wire envelope: `{"status": "ok"|"error", data|error, pagination, hint, warnings, meta}`.
 
 use crate::error::ToolError;
+use crate::content::Content;
 use crate::page::Page;
+use rmcp::model::ContentBlock;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -12,6 +14,8 @@ pub struct Output {
     pub(crate) data: Value,
     pub(crate) page: Option<PageInfo>,
     pub(crate) hint: Option<String>,
+    /// Rich content: sent to the client as content blocks instead of the envelope's `data`.
+    pub(crate) blocks: Option<Vec<ContentBlock>>,
 }
 
 #[derive(Debug)]
@@ -26,7 +30,15 @@ impl Output {
     pub fn value<T: Serialize>(value: T) -> Result<Self, ToolError> {
         let data = serde_json::to_value(value)
             .map_err(|e| ToolError::internal(format!("the tool's answer did not serialize: {e}")))?;
-        Ok(Self { data, page: None, hint: None })
+        Ok(Self { data, page: None, hint: None, blocks: None })
+    }
+
+    /// Rich content (text, images, audio, resources) sent as content blocks.
+    pub fn content(content: Content) -> Result<Self, ToolError> {
+        let blocks = content.into_blocks();
+        let data = serde_json::to_value(&blocks)
+            .map_err(|e| ToolError::internal(format!("content did not serialize: {e}")))?;
+        Ok(Self { data, page: None, hint: None, blocks: Some(blocks) })
     }
 
     /// Turns a page into `data` (the items) plus pagination facts.
@@ -45,6 +57,9 @@ pub struct Envelope {
     pub value: Value,
     pub text: String,
     pub is_error: bool,
+    /// For rich answers, the blocks the client receives; `value` then holds them under
+    /// `content` for direct (non-MCP) callers.
+    pub blocks: Option<Vec<ContentBlock>>,
 }
 
 impl Envelope {
@@ -77,7 +92,8 @@ pub(crate) fn success(
 ) -> Envelope {
     let mut map = Map::new();
     map.insert("status".into(), Value::String("ok".into()));
-    map.insert("data".into(), output.data);
+    let data_key = if output.blocks.is_some() { "content" } else { "data" };
+    map.insert(data_key.into(), output.data);
     if let Some(page) = output.page {
         let mut p = Map::new();
         p.insert("total_in_page".into(), json!(page.total_in_page));
@@ -106,7 +122,9 @@ pub(crate) fn success(
     if !warnings.is_empty() {
         map.insert("warnings".into(), json!(warnings));
     }
-    finish(map, false)
+    let mut envelope = finish(map, false);
+    envelope.blocks = output.blocks;
+    envelope
 }
 
 pub(crate) fn failure(error: &ToolError) -> Envelope {
@@ -124,7 +142,7 @@ fn finish(mut map: Map<String, Value>, is_error: bool) -> Envelope {
     let mut bytes = body.len();
     loop {
         let suffix = meta_suffix(bytes);
-        let total = body.len() + suffix.len();
+        let total = body.len() - 1 + suffix.len();
         if total == bytes {
             let mut text = body;
             text.pop();
@@ -133,7 +151,7 @@ fn finish(mut map: Map<String, Value>, is_error: bool) -> Envelope {
                 "meta".into(),
                 json!({"bytes": bytes, "estimated_tokens": estimate_tokens(bytes)}),
             );
-            return Envelope { value: Value::Object(map), text, is_error };
+            return Envelope { value: Value::Object(map), text, is_error, blocks: None };
         }
         bytes = total;
     }

@@ -10,6 +10,7 @@
 #![allow(deprecated)]
 
 pub mod args;
+pub mod content;
 mod context;
 mod cursor;
 mod envelope;
@@ -20,19 +21,20 @@ mod server;
 mod state;
 pub mod testing;
 
+pub use content::Content;
 pub use context::{LogLevel, ToolContext};
 pub use cursor::Cursor;
 pub use envelope::{Envelope, Output, estimate_tokens, format_size};
 pub use error::{ToolError, ToolResult, codes};
 pub use mcp_tool_macros::{mcp_tool, tool_args, tool_output};
 pub use page::Page;
-pub use server::{BuildError, ToolServer, ToolServerBuilder};
+pub use server::{BuildError, LintWarning, ToolServer, ToolServerBuilder};
 pub use server::transport::{HTTP_PATH, ServeError};
 pub use server::dispatch::UnknownTool;
 
 /// The names a tool author needs: `use mcp_tool_core::prelude::*;`.
 pub mod prelude {
-    pub use crate::{Cursor, LogLevel, Page, ToolContext, ToolError, ToolResult, mcp_tool, tool_args, tool_output};
+    pub use crate::{Content, Cursor, LogLevel, Page, ToolContext, ToolError, ToolResult, mcp_tool, tool_args, tool_output};
 }
 
 /// Paths used by the code the macros generate. Not a public API: no stability promise.

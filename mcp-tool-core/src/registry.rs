@@ -30,7 +30,8 @@ pub struct ToolDef {
     pub paginated: bool,
     pub input_schema: fn() -> Value,
     /// Schema of `data` (for a page: of the item list); the runtime wraps it in the envelope.
-    pub output_schema: fn() -> Value,
+    /// `None` for tools answering with rich [`crate::content::Content`].
+    pub output_schema: Option<fn() -> Value>,
     pub injected: &'static [Injected],
     pub exceptions: fn() -> Vec<Exception>,
     pub call: fn(Invocation) -> BoxFuture<Result<Output, ToolError>>,

@@ -182,3 +182,12 @@ async fn main() {
         std::process::exit(1);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_example_raises_no_design_warnings() {
+        let server = super::server();
+        assert_eq!(server.lint_warnings(), &[]);
+    }
+}

@@ -120,6 +120,7 @@ impl ToolServerBuilder {
         };
 
         let mut by_name: HashMap<&'static str, usize> = HashMap::new();
+        let mut lint_warnings = Vec::new();
         let mut tools = Vec::with_capacity(selected.len());
         for def in selected {
             if let Some(&first) = by_name.get(def.name) {
@@ -146,6 +147,7 @@ impl ToolServerBuilder {
             }
             match prepare(def) {
                 Ok(prepared) => {
+                    lint_warnings.extend(lint_schema(&prepared));
                     by_name.insert(def.name, tools.len());
                     tools.push(prepared);
                 }
@@ -169,6 +171,7 @@ impl ToolServerBuilder {
                 config,
                 tools_page_size: self.tools_page_size,
                 timeout: self.timeout,
+                lint_warnings,
             }),
         })
     }
@@ -200,10 +203,11 @@ fn prepare(def: &'static ToolDef) -> Result<Prepared, String> {
                 .collect()
         })
         .unwrap_or_default();
-    let output = envelope::output_schema(&(def.output_schema)(), def.paginated);
-
     let mut tool = Tool::new(def.name, describe(def), Arc::new(input));
-    tool = tool.with_raw_output_schema(Arc::new(output));
+    if let Some(data_schema) = def.output_schema {
+        let output = envelope::output_schema(&data_schema(), def.paginated);
+        tool = tool.with_raw_output_schema(Arc::new(output));
+    }
     let mut annotations = ToolAnnotations::from_raw(
         def.title.map(str::to_owned),
         Some(def.read_only),
@@ -221,6 +225,47 @@ fn prepare(def: &'static ToolDef) -> Result<Prepared, String> {
         tool = tool.with_title(title);
     }
     Ok(Prepared { def, tool, defaults, parameters })
+}
+
+/// The design rules on what the client will see (the schemas), for what syntax could not
+/// check: nested types, enum values, output shapes. Findings are warnings, minus the lints the
+/// author silenced with a reason.
+fn lint_schema(prepared: &Prepared) -> Vec<LintWarning> {
+    let def = prepared.def;
+    let annotations = mcp_tool_lint::Annotations {
+        read_only: def.read_only,
+        destructive: def.destructive,
+        idempotent: def.idempotent,
+        open_world: def.open_world,
+    };
+    let input = Value::Object((*prepared.tool.input_schema).clone());
+    let output = prepared.tool.output_schema.as_ref().map(|o| Value::Object((**o).clone()));
+    let silenced: Vec<&'static str> = (def.exceptions)().iter().map(|e| e.lint).collect();
+    let report = mcp_tool_lint::schema::check_schema_tool(
+        def.name,
+        Some(def.description).filter(|d| !d.trim().is_empty()),
+        annotations,
+        &input,
+        output.as_ref(),
+    );
+    report
+        .findings
+        .into_iter()
+        .filter(|f| !silenced.contains(&f.code()))
+        .map(|f| {
+            let warning = LintWarning { tool: def.name, lint: f.code(), message: f.render() };
+            tracing::warn!(tool = def.name, lint = warning.lint, "{}", warning.message);
+            warning
+        })
+        .collect()
+}
+
+/// A design-rule finding on a served tool's schemas.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LintWarning {
+    pub tool: &'static str,
+    pub lint: &'static str,
+    pub message: String,
 }
 
 /// The description a client sees: the doc comment plus the size contract.

@@ -88,9 +88,21 @@ impl ServerHandler for Handler {
         );
         let envelope = self.server.run(prepared, request.arguments.unwrap_or_default(), tool_context).await;
         let mut result = CallToolResult::default();
-        result.content = vec![ContentBlock::text(envelope.text)];
-        result.structured_content = Some(envelope.value);
         result.is_error = Some(envelope.is_error);
+        match envelope.blocks {
+            // Rich answers go out as their blocks; their size is reported in `_meta`.
+            Some(blocks) => {
+                result.content = blocks;
+                let mut meta = rmcp::model::MetaObject::new();
+                meta.insert("bytes".into(), json!(envelope.text.len()));
+                meta.insert("estimated_tokens".into(), json!(crate::estimate_tokens(envelope.text.len())));
+                result.meta = Some(meta);
+            }
+            None => {
+                result.content = vec![ContentBlock::text(envelope.text)];
+                result.structured_content = Some(envelope.value);
+            }
+        }
         Ok(CallToolResponse::Complete(result))
     }
 

@@ -5,7 +5,7 @@ pub(crate) mod dispatch;
 mod handler;
 pub(crate) mod transport;
 
-pub use build::{BuildError, ToolServerBuilder};
+pub use build::{BuildError, LintWarning, ToolServerBuilder};
 pub(crate) use handler::Handler;
 
 use crate::registry::ToolDef;
@@ -29,6 +29,7 @@ struct Inner {
     config: ServerConfig,
     tools_page_size: usize,
     timeout: Option<Duration>,
+    lint_warnings: Vec<LintWarning>,
 }
 
 /// A tool with everything computed once at build time, so calls do no schema work.
@@ -54,6 +55,16 @@ impl ToolServer {
     /// The registry entries this server serves, in `tools/list` order.
     pub fn definitions(&self) -> impl Iterator<Item = &'static ToolDef> + '_ {
         self.inner.tools.iter().map(|p| p.def)
+    }
+
+    /// Design-rule findings on the served schemas (also logged as warnings at build).
+    pub fn lint_warnings(&self) -> &[LintWarning] {
+        &self.inner.lint_warnings
+    }
+
+    /// Every silenced lint with its reason, per tool, for review.
+    pub fn exceptions(&self) -> Vec<(&'static str, crate::args::Exception)> {
+        self.definitions().flat_map(|d| (d.exceptions)().into_iter().map(move |e| (d.name, e))).collect()
     }
 
     pub fn server_name(&self) -> &str {

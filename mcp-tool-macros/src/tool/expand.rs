@@ -55,9 +55,11 @@ pub fn expand(tool: &ToolItem, checked: &Checked) -> TokenStream {
         }
     }
     let output = &checked.output;
+    let rich = crate::args::validate_helpers::last_ident(output).as_deref() == Some("Content");
     let (to_output, data_schema) = match &checked.page_item {
-        Some(item) => (quote!(#p::Output::page(__answer)), quote!(#p::schema_of::<#p::Vec<#item>>())),
-        None => (quote!(#p::Output::value(__answer)), quote!(#p::schema_of::<#output>())),
+        Some(item) => (quote!(#p::Output::page(__answer)), quote!(#p::Some(|| #p::schema_of::<#p::Vec<#item>>()))),
+        None if rich => (quote!(#p::Output::content(__answer)), quote!(#p::None)),
+        None => (quote!(#p::Output::value(__answer)), quote!(#p::Some(|| #p::schema_of::<#output>()))),
     };
     let input_schema = match args_ty {
         Some(ty) => quote!(#p::input_schema::<#ty>()),
@@ -115,7 +117,7 @@ pub fn expand(tool: &ToolItem, checked: &Checked) -> TokenStream {
                 open_world: #open_world,
                 paginated: #paginated,
                 input_schema: || #input_schema,
-                output_schema: || #data_schema,
+                output_schema: #data_schema,
                 injected: &[#(#injected),*],
                 exceptions: || {
                     let mut __all: #p::Vec<#p::Exception> = #p::Vec::new();
