@@ -42,6 +42,15 @@ pub(crate) struct Prepared {
     pub parameters: Vec<String>,
 }
 
+impl std::fmt::Debug for ToolServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolServer")
+            .field("name", &self.inner.config.server_info.name)
+            .field("tools", &self.inner.tools.iter().map(|p| p.def.name).collect::<Vec<_>>())
+            .finish_non_exhaustive()
+    }
+}
+
 impl ToolServer {
     pub fn builder() -> ToolServerBuilder {
         ToolServerBuilder::default()
