@@ -11,6 +11,7 @@
 
 pub mod args;
 pub mod content;
+mod client_requests;
 mod context;
 mod cursor;
 mod envelope;

@@ -1,0 +1,1 @@
+//! Requests a tool makes to the client through its `ToolContext`: sampling and elicitation.
