@@ -1,0 +1,96 @@
+//! Where the logs and the index live.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::model::Provider;
+
+/// Log roots and the index directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    pub claude_dir: PathBuf,
+    pub codex_dir: PathBuf,
+    pub gemini_dir: PathBuf,
+    /// Directory holding the index database (never inside a log root).
+    pub data_dir: PathBuf,
+}
+
+fn home() -> PathBuf {
+    std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The platform data directory for agtrace (`$XDG_DATA_HOME/agtrace`, `~/.local/share/agtrace`,
+/// `~/Library/Application Support/agtrace` on macOS, `%LOCALAPPDATA%\agtrace` on Windows).
+pub fn default_data_dir() -> PathBuf {
+    if cfg!(target_os = "macos") {
+        return home().join("Library/Application Support/agtrace");
+    }
+    if cfg!(windows) {
+        if let Some(d) = std::env::var_os("LOCALAPPDATA") {
+            return PathBuf::from(d).join("agtrace");
+        }
+    }
+    match std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
+        Some(d) => PathBuf::from(d).join("agtrace"),
+        None => home().join(".local/share/agtrace"),
+    }
+}
+
+impl Config {
+    /// Defaults overridden by `AGTRACE_CLAUDE_DIR`, `AGTRACE_CODEX_DIR`, `AGTRACE_GEMINI_DIR`
+    /// and `AGTRACE_DATA_DIR`.
+    pub fn from_env() -> Self {
+        let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let h = home();
+        Config {
+            claude_dir: var("AGTRACE_CLAUDE_DIR").unwrap_or_else(|| h.join(".claude/projects")),
+            codex_dir: var("AGTRACE_CODEX_DIR").unwrap_or_else(|| h.join(".codex/sessions")),
+            gemini_dir: var("AGTRACE_GEMINI_DIR").unwrap_or_else(|| h.join(".gemini/tmp")),
+            data_dir: var("AGTRACE_DATA_DIR").unwrap_or_else(default_data_dir),
+        }
+    }
+
+    /// Roots laid out as `<base>/claude/projects`, `<base>/codex/sessions`, `<base>/gemini/tmp`
+    /// (the corpus generator and the bundled samples use this layout).
+    pub fn for_tree(base: &Path, data_dir: &Path) -> Self {
+        Config {
+            claude_dir: base.join("claude/projects"),
+            codex_dir: base.join("codex/sessions"),
+            gemini_dir: base.join("gemini/tmp"),
+            data_dir: data_dir.to_path_buf(),
+        }
+    }
+
+    pub fn root(&self, p: Provider) -> &Path {
+        match p {
+            Provider::ClaudeCode => &self.claude_dir,
+            Provider::Codex => &self.codex_dir,
+            Provider::Gemini => &self.gemini_dir,
+        }
+    }
+
+    pub fn index_path(&self) -> PathBuf {
+        self.data_dir.join("index.sqlite")
+    }
+
+    /// Refuses a data directory inside a log root: the index must never write there.
+    pub fn validate(&self) -> Result<()> {
+        let data = absolute(&self.data_dir);
+        for p in Provider::ALL {
+            let root = absolute(self.root(p));
+            if data.starts_with(&root) {
+                return Err(Error::Config(format!(
+                    "data dir {} is inside the {} log root {}",
+                    data.display(),
+                    p,
+                    root.display()
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    std::fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
+}

@@ -1,0 +1,574 @@
+//! Incremental indexing: discover log files, parse what changed (in parallel), write it.
+//!
+//! Planning happens against a snapshot of the `files` table; every write re-checks the file's
+//! row inside its write transaction, so two indexers (say the MCP server and a CLI) running at
+//! once never apply an append twice or on top of a different base: a conflicting file is simply
+//! re-parsed from the start and replaced.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::mpsc;
+use std::time::{Instant, UNIX_EPOCH};
+
+use rusqlite::{Connection, OptionalExtension, Transaction, params};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::schema::{MAX_EVENTS_PER_SESSION, eid, eid_range};
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::model::{Event, EventKind, Provider};
+use crate::providers::{self, FileHint, ParseState};
+
+/// Bytes a file's head is hashed over, to tell an append from a rewrite.
+const HEAD_LEN: u64 = 4096;
+/// Event text written per transaction before committing (keeps the WAL and lock holds short).
+const BATCH_BYTES: usize = 64 << 20;
+
+/// Progress of an indexing run, for a progress bar.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    pub bytes_done: u64,
+    pub bytes_total: u64,
+    pub files_done: u64,
+    pub files_total: u64,
+}
+
+/// What an indexing run did.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct IndexStats {
+    pub files_seen: u64,
+    /// Parsed from the start (new, rewritten, or Gemini documents that changed).
+    pub files_parsed: u64,
+    /// Parsed from where the previous run stopped.
+    pub files_appended: u64,
+    /// Unchanged since the last run (same size and mtime).
+    pub files_skipped: u64,
+    pub files_removed: u64,
+    /// Gemini documents caught mid-rewrite: left as they were, retried next run.
+    pub files_incomplete: u64,
+    pub bytes_read: u64,
+    pub events_added: u64,
+    pub malformed_lines: u64,
+    /// Human-readable notes: missing roots, incomplete files.
+    pub notes: Vec<String>,
+    pub elapsed_ms: u64,
+    /// Wall time spent in discovery+planning, and in writing (parsing overlaps writing).
+    pub plan_ms: u64,
+    pub write_ms: u64,
+    /// CPU time the parser threads spent reading and parsing.
+    pub parse_ms: u64,
+    /// Writer time inserting event rows, and inserting into the full-text index.
+    pub events_insert_ms: u64,
+    pub fts_insert_ms: u64,
+}
+
+#[derive(Debug, Clone)]
+struct Found {
+    provider: Provider,
+    path: PathBuf,
+    key: String,
+    size: u64,
+    mtime_ns: i64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct FileRow {
+    size: u64,
+    mtime_ns: i64,
+    offset: u64,
+    head_hash: String,
+    sid: i64,
+    state: String,
+}
+
+#[derive(Debug, Clone)]
+enum Plan {
+    Full,
+    Append { offset: u64, state: Box<ParseState> },
+}
+
+struct Job {
+    found: Found,
+    base: Option<FileRow>,
+    plan: Plan,
+}
+
+struct Parsed {
+    job: Job,
+    /// `None`: not a complete document yet (Gemini mid-rewrite).
+    result: Option<ParsedFile>,
+    parse_ns: u64,
+}
+
+struct ParsedFile {
+    state: ParseState,
+    events: Vec<Event>,
+    end_offset: u64,
+    head_hash: String,
+    appended: bool,
+}
+
+fn matches_provider(p: Provider, path: &Path) -> bool {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    match p {
+        Provider::ClaudeCode => name.ends_with(".jsonl"),
+        Provider::Codex => name.starts_with("rollout-") && name.ends_with(".jsonl"),
+        Provider::Gemini => {
+            name.starts_with("session-")
+                && name.ends_with(".json")
+                && path.parent().and_then(|d| d.file_name()).is_some_and(|d| d == "chats")
+        }
+    }
+}
+
+fn discover(cfg: &Config, stats: &mut IndexStats) -> Vec<Found> {
+    let mut out = Vec::new();
+    for p in Provider::ALL {
+        let root = cfg.root(p);
+        if !root.is_dir() {
+            stats.notes.push(format!("{} log root {} does not exist; skipped", p, root.display()));
+            continue;
+        }
+        let mut stack = vec![root.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+            for entry in rd.flatten() {
+                let Ok(ft) = entry.file_type() else { continue };
+                let path = entry.path();
+                if ft.is_dir() {
+                    stack.push(path);
+                } else if ft.is_file() && matches_provider(p, &path) {
+                    let Ok(md) = entry.metadata() else { continue };
+                    let mtime_ns = md
+                        .modified()
+                        .ok()
+                        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                        .map(|d| d.as_nanos() as i64)
+                        .unwrap_or(0);
+                    let Some(key) = path.to_str().map(str::to_string) else { continue };
+                    out.push(Found { provider: p, path, key, size: md.len(), mtime_ns });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn head_hash(file: &mut File, len: u64) -> std::io::Result<String> {
+    let mut buf = Vec::with_capacity(len as usize);
+    file.seek(SeekFrom::Start(0))?;
+    file.take(len).read_to_end(&mut buf)?;
+    let d = Sha256::digest(&buf);
+    Ok(d.iter().take(12).map(|b| format!("{b:02x}")).collect())
+}
+
+fn load_rows(conn: &Connection) -> Result<HashMap<String, FileRow>> {
+    let mut st = conn.prepare("SELECT path, size, mtime_ns, parsed_offset, head_hash, sid, state FROM files")?;
+    let rows = st.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            FileRow {
+                size: r.get::<_, i64>(1)? as u64,
+                mtime_ns: r.get(2)?,
+                offset: r.get::<_, i64>(3)? as u64,
+                head_hash: r.get(4)?,
+                sid: r.get(5)?,
+                state: r.get(6)?,
+            },
+        ))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+fn load_row(tx: &Transaction, key: &str) -> Result<Option<FileRow>> {
+    Ok(tx
+        .query_row(
+            "SELECT size, mtime_ns, parsed_offset, head_hash, sid, state FROM files WHERE path = ?1",
+            [key],
+            |r| {
+                Ok(FileRow {
+                    size: r.get::<_, i64>(0)? as u64,
+                    mtime_ns: r.get(1)?,
+                    offset: r.get::<_, i64>(2)? as u64,
+                    head_hash: r.get(3)?,
+                    sid: r.get(4)?,
+                    state: r.get(5)?,
+                })
+            },
+        )
+        .optional()?)
+}
+
+/// Decides how to bring one file up to date, or `None` when it is unchanged.
+fn plan_for(found: &Found, row: Option<&FileRow>) -> Option<Plan> {
+    let Some(row) = row else { return Some(Plan::Full) };
+    if row.size == found.size && row.mtime_ns == found.mtime_ns {
+        return None;
+    }
+    if found.provider == Provider::Gemini || found.size < row.offset {
+        return Some(Plan::Full);
+    }
+    // An append keeps the head; a rewrite that happens to be longer does not.
+    let same_head = File::open(&found.path)
+        .and_then(|mut f| head_hash(&mut f, row.offset.min(HEAD_LEN)))
+        .is_ok_and(|h| h == row.head_hash);
+    match serde_json::from_str::<ParseState>(&row.state) {
+        Ok(state) if same_head => Some(Plan::Append { offset: row.offset, state: Box::new(state) }),
+        _ => Some(Plan::Full),
+    }
+}
+
+fn parse_job(job: &Job) -> Result<Option<ParsedFile>> {
+    let f = &job.found;
+    let mut file = File::open(&f.path).map_err(|e| Error::io(&f.path, e))?;
+    let (mut state, offset, appended) = match &job.plan {
+        Plan::Full => (ParseState::new(f.provider, &FileHint::from_path(f.provider, &f.path)), 0, false),
+        Plan::Append { offset, state } => ((**state).clone(), *offset, true),
+    };
+    // Read only up to the size we stat'ed: bytes written since are picked up next run.
+    let mut bytes = Vec::with_capacity(f.size.saturating_sub(offset) as usize);
+    file.seek(SeekFrom::Start(offset)).map_err(|e| Error::io(&f.path, e))?;
+    (&mut file).take(f.size.saturating_sub(offset)).read_to_end(&mut bytes).map_err(|e| Error::io(&f.path, e))?;
+    let (events, end_offset) = if f.provider == Provider::Gemini {
+        match providers::gemini::parse_document(&mut state, &bytes, false) {
+            Some(ev) => (ev, bytes.len() as u64),
+            None => return Ok(None),
+        }
+    } else {
+        let chunk = providers::parse_jsonl(&mut state, &bytes, offset, false);
+        (chunk.events, chunk.end_offset)
+    };
+    let head = head_hash(&mut file, end_offset.min(HEAD_LEN)).map_err(|e| Error::io(&f.path, e))?;
+    Ok(Some(ParsedFile { state, events, end_offset, head_hash: head, appended }))
+}
+
+fn tags(provider: Provider, kind: EventKind) -> String {
+    format!("p{} k{}", provider.as_str().replace('_', ""), kind.as_str().replace('_', ""))
+}
+
+pub(crate) fn kind_tag(kind: EventKind) -> String {
+    format!("k{}", kind.as_str().replace('_', ""))
+}
+
+pub(crate) fn provider_tag(p: Provider) -> String {
+    format!("p{}", p.as_str().replace('_', ""))
+}
+
+fn delete_session_rows(tx: &Transaction, sid: i64) -> Result<()> {
+    let (lo, hi) = eid_range(sid);
+    tx.execute("DELETE FROM events_fts WHERE rowid BETWEEN ?1 AND ?2", params![lo, hi])?;
+    tx.execute("DELETE FROM events WHERE eid BETWEEN ?1 AND ?2", params![lo, hi])?;
+    tx.execute("DELETE FROM sessions WHERE sid = ?1", [sid])?;
+    Ok(())
+}
+
+/// Writes one parsed file. Returns the number of events added, or `None` if another indexer
+/// already brought this file to the same state.
+fn apply(tx: &Transaction, job: &Job, parsed: ParsedFile, stats: &mut IndexStats, timing: &mut (u64, u64)) -> Result<Option<u64>> {
+    let notes = &mut stats.notes;
+    let f = &job.found;
+    let current = load_row(tx, &f.key)?;
+    if current.as_ref().is_some_and(|r| r.size == f.size && r.mtime_ns == f.mtime_ns) {
+        return Ok(None);
+    }
+    let parsed = if current != job.base {
+        // Someone else indexed this file since we planned: our append base is stale.
+        let fresh = Job { found: f.clone(), base: current.clone(), plan: Plan::Full };
+        match parse_job(&fresh)? {
+            Some(p) => p,
+            None => return Ok(None),
+        }
+    } else {
+        parsed
+    };
+    let sid = match (&current, parsed.appended) {
+        (Some(row), true) => row.sid,
+        (Some(row), false) => {
+            delete_session_rows(tx, row.sid)?;
+            row.sid
+        }
+        (None, _) => tx.query_row("SELECT coalesce(max(sid), 0) + 1 FROM sessions", [], |r| r.get(0))?,
+    };
+    let st = &parsed.state;
+    let meta = &st.meta;
+    let mut added = 0u64;
+    {
+        let mut ins_ev = tx.prepare_cached(
+            "INSERT INTO events (eid, kind, turn, step, ts_ms, tool_name, call_id, is_error, src_off, src_len, text)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        )?;
+        let mut ins_fts = tx.prepare_cached("INSERT INTO events_fts (rowid, text, tags) VALUES (?1, ?2, ?3)")?;
+        for ev in &parsed.events {
+            if ev.index > MAX_EVENTS_PER_SESSION {
+                notes.push(format!("{}: more than {} events; the rest are not indexed", f.key, MAX_EVENTS_PER_SESSION));
+                break;
+            }
+            let id = eid(sid, ev.index);
+            let t0 = Instant::now();
+            ins_ev.execute(params![
+                id,
+                ev.kind.code(),
+                ev.turn,
+                ev.step,
+                ev.timestamp.map(|t| t.timestamp_millis()),
+                ev.tool_name,
+                ev.call_id,
+                ev.is_error,
+                ev.source.map(|s| s.offset as i64),
+                ev.source.map(|s| s.len),
+                ev.text,
+            ])?;
+            let t1 = Instant::now();
+            timing.0 += (t1 - t0).as_nanos() as u64;
+            if !ev.text.is_empty() {
+                ins_fts.execute(params![id, ev.text, tags(st.provider, ev.kind)])?;
+                timing.1 += t1.elapsed().as_nanos() as u64;
+            }
+            added += 1;
+        }
+    }
+    // Two files may claim one session id (copies, resumed logs): keep both, distinguishable.
+    let mut session_id = meta.session_id.clone();
+    let taken: Option<i64> =
+        tx.query_row("SELECT sid FROM sessions WHERE id = ?1", [&session_id], |r| r.get(0)).optional()?;
+    if taken.is_some_and(|s| s != sid) {
+        session_id = format!("{}~{}", session_id, &crate::model::project_hash(&f.key)[..8]);
+    }
+    let project_hash = meta.project_hash();
+    let tokens = st.tokens.total();
+    tx.execute(
+        "INSERT OR REPLACE INTO sessions (sid, id, provider, project_hash, parent_id, is_subagent, start_ms, end_ms,
+            model, event_count, turn_count, prompt_count, tool_calls, tool_errors, malformed,
+            tok_input, tok_cached, tok_cache_creation, tok_output, tok_reasoning, tok_total, first_prompt, spawn_ms, path)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
+        params![
+            sid,
+            session_id,
+            st.provider.code(),
+            project_hash,
+            meta.parent_id,
+            meta.is_subagent,
+            meta.start_ms.unwrap_or(0),
+            meta.end_ms,
+            meta.model,
+            st.next_index,
+            st.turn_count(),
+            meta.prompts,
+            meta.tool_calls,
+            meta.tool_errors,
+            st.malformed,
+            tokens.input as i64,
+            tokens.cached_input as i64,
+            tokens.cache_creation_input as i64,
+            tokens.output as i64,
+            tokens.reasoning_output as i64,
+            tokens.total as i64,
+            meta.first_prompt,
+            serde_json::to_string(&meta.spawn_ms).unwrap_or_else(|_| "[]".into()),
+            f.key,
+        ],
+    )?;
+    if let Some(hash) = &project_hash {
+        tx.execute(
+            "INSERT INTO projects (hash, root) VALUES (?1, ?2)
+             ON CONFLICT(hash) DO UPDATE SET root = coalesce(projects.root, excluded.root)",
+            params![hash, meta.cwd],
+        )?;
+    }
+    let state_json = serde_json::to_string(st).map_err(|e| Error::Corrupt(e.to_string()))?;
+    tx.execute(
+        "INSERT OR REPLACE INTO files (path, provider, size, mtime_ns, parsed_offset, head_hash, sid, state)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        params![f.key, f.provider.code(), f.size as i64, f.mtime_ns, parsed.end_offset as i64, parsed.head_hash, sid, state_json],
+    )?;
+    Ok(Some(added))
+}
+
+fn remove_file(tx: &Transaction, key: &str) -> Result<bool> {
+    let sid: Option<i64> = tx.query_row("SELECT sid FROM files WHERE path = ?1", [key], |r| r.get(0)).optional()?;
+    let Some(sid) = sid else { return Ok(false) };
+    delete_session_rows(tx, sid)?;
+    tx.execute("DELETE FROM files WHERE path = ?1", [key])?;
+    Ok(true)
+}
+
+/// Links Codex review sub-agents to the session that entered review mode just before they
+/// started (same project, within one second; nearest first, one sub-agent per spawn).
+fn link_codex_subagents(tx: &Transaction) -> Result<()> {
+    let codex = Provider::Codex.code();
+    tx.execute("UPDATE sessions SET parent_id = NULL WHERE provider = ?1 AND is_subagent = 1", [codex])?;
+    let subs: Vec<(i64, Option<String>, i64)> = {
+        let mut st = tx.prepare(
+            "SELECT sid, project_hash, start_ms FROM sessions WHERE provider = ?1 AND is_subagent = 1 AND start_ms != 0",
+        )?;
+        st.query_map([codex], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?
+    };
+    if subs.is_empty() {
+        return Ok(());
+    }
+    let mut spawns: Vec<(String, Option<String>, i64)> = Vec::new();
+    {
+        let mut st = tx.prepare("SELECT id, project_hash, spawn_ms FROM sessions WHERE provider = ?1 AND spawn_ms != '[]'")?;
+        let rows = st.query_map([codex], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, String>(2)?)))?;
+        for row in rows {
+            let (id, hash, list) = row?;
+            for ms in serde_json::from_str::<Vec<i64>>(&list).unwrap_or_default() {
+                spawns.push((id.clone(), hash.clone(), ms));
+            }
+        }
+    }
+    let mut pairs: Vec<(i64, usize, usize)> = Vec::new();
+    for (si, (_, hash, start)) in subs.iter().enumerate() {
+        for (pi, (_, phash, ms)) in spawns.iter().enumerate() {
+            let d = start - ms;
+            if hash == phash && (-100..=1000).contains(&d) {
+                pairs.push((d.abs(), si, pi));
+            }
+        }
+    }
+    pairs.sort();
+    let (mut used_sub, mut used_spawn) = (HashSet::new(), HashSet::new());
+    for (_, si, pi) in pairs {
+        if used_sub.contains(&si) || used_spawn.contains(&pi) {
+            continue;
+        }
+        used_sub.insert(si);
+        used_spawn.insert(pi);
+        tx.execute("UPDATE sessions SET parent_id = ?1 WHERE sid = ?2", params![spawns[pi].0, subs[si].0])?;
+    }
+    Ok(())
+}
+
+/// Brings the index up to date with the log roots.
+pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn FnMut(Progress)>) -> Result<IndexStats> {
+    let started = Instant::now();
+    let mut stats = IndexStats::default();
+    let mut found = discover(cfg, &mut stats);
+    stats.files_seen = found.len() as u64;
+    // Oldest first, so session numbers (and search order) follow time.
+    found.sort_by(|a, b| (a.mtime_ns, &a.key).cmp(&(b.mtime_ns, &b.key)));
+    let rows = load_rows(conn)?;
+    let seen: HashSet<&str> = found.iter().map(|f| f.key.as_str()).collect();
+    let removed: Vec<String> = rows.keys().filter(|k| !seen.contains(k.as_str())).cloned().collect();
+    let mut jobs = Vec::new();
+    for f in &found {
+        let row = rows.get(&f.key);
+        match plan_for(f, row) {
+            None => stats.files_skipped += 1,
+            Some(plan) => jobs.push(Job { found: f.clone(), base: row.cloned(), plan }),
+        }
+    }
+    let bytes_total: u64 = jobs
+        .iter()
+        .map(|j| match &j.plan {
+            Plan::Full => j.found.size,
+            Plan::Append { offset, .. } => j.found.size.saturating_sub(*offset),
+        })
+        .sum();
+    let files_total = jobs.len() as u64;
+    stats.plan_ms = started.elapsed().as_millis() as u64;
+    let codex_touched = jobs.iter().any(|j| j.found.provider == Provider::Codex) || !removed.is_empty();
+
+    let write_started = Instant::now();
+    let mut prog = Progress { bytes_done: 0, bytes_total, files_done: 0, files_total };
+    if jobs.is_empty() && removed.is_empty() {
+        stats.elapsed_ms = started.elapsed().as_millis() as u64;
+        return Ok(stats);
+    }
+
+    let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).clamp(1, 8);
+    let queue = Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>().into_iter());
+    let (tx_parsed, rx_parsed) = mpsc::sync_channel::<Parsed>(workers * 2);
+    let mut result: Result<()> = Ok(());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx_parsed = tx_parsed.clone();
+            let queue = &queue;
+            scope.spawn(move || {
+                loop {
+                    let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
+                    let Some((_, job)) = next else { break };
+                    let t = Instant::now();
+                    // A file that vanished or cannot be read is left for the next run.
+                    let result = parse_job(&job).unwrap_or(None);
+                    let parsed = Parsed { job, result, parse_ns: t.elapsed().as_nanos() as u64 };
+                    if tx_parsed.send(parsed).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx_parsed);
+        result = (|| -> Result<()> {
+            let mut tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            for key in &removed {
+                if remove_file(&tx, key)? {
+                    stats.files_removed += 1;
+                }
+            }
+            let mut batch = 0usize;
+            let mut parse_ns = 0u64;
+            let mut timing = (0u64, 0u64);
+            for parsed in rx_parsed.iter() {
+                parse_ns += parsed.parse_ns;
+                let job = parsed.job;
+                let size = match &job.plan {
+                    Plan::Full => job.found.size,
+                    Plan::Append { offset, .. } => job.found.size.saturating_sub(*offset),
+                };
+                match parsed.result {
+                    None => {
+                        stats.files_incomplete += 1;
+                        stats.notes.push(format!("{} is incomplete (being written?); kept as it was", job.found.key));
+                    }
+                    Some(pf) => {
+                        let appended = pf.appended;
+                        let malformed_before = match &job.plan {
+                            Plan::Append { state, .. } => state.malformed,
+                            Plan::Full => 0,
+                        };
+                        stats.malformed_lines += u64::from(pf.state.malformed.saturating_sub(malformed_before));
+                        batch += pf.events.iter().map(|e| e.text.len() + 64).sum::<usize>();
+                        if let Some(n) = apply(&tx, &job, pf, &mut stats, &mut timing)? {
+                            stats.events_added += n;
+                            stats.bytes_read += size;
+                            if appended { stats.files_appended += 1 } else { stats.files_parsed += 1 }
+                        }
+                    }
+                }
+                prog.bytes_done += size;
+                prog.files_done += 1;
+                if let Some(cb) = progress.as_mut() {
+                    cb(prog);
+                }
+                if batch >= BATCH_BYTES {
+                    tx.commit()?;
+                    tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+                    batch = 0;
+                }
+            }
+            stats.parse_ms = parse_ns / 1_000_000;
+            stats.events_insert_ms = timing.0 / 1_000_000;
+            stats.fts_insert_ms = timing.1 / 1_000_000;
+            if codex_touched {
+                link_codex_subagents(&tx)?;
+            }
+            tx.execute("DELETE FROM projects WHERE hash NOT IN (SELECT project_hash FROM sessions WHERE project_hash IS NOT NULL)", [])?;
+            tx.commit()?;
+            Ok(())
+        })();
+        // Unblocks parser threads still sending if writing failed.
+        drop(rx_parsed);
+    });
+    result?;
+    // Fold the WAL back into the database so it does not linger at batch size; a busy reader
+    // just makes this a partial checkpoint.
+    let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+    stats.write_ms = write_started.elapsed().as_millis() as u64;
+    stats.elapsed_ms = started.elapsed().as_millis() as u64;
+    Ok(stats)
+}

@@ -1,0 +1,476 @@
+//! Read queries over the index.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter, types::Value as SqlValue};
+use serde::{Deserialize, Serialize};
+
+use super::ingest::{kind_tag, provider_tag};
+use super::schema::{eid, eid_range, split_eid};
+use crate::error::{Error, Result};
+use crate::model::{EventKind, Provider, ts_from_ms};
+use crate::tokens::TokenUsage;
+
+/// Shortest session-id prefix accepted.
+pub const MIN_PREFIX: usize = 8;
+
+/// A project as the index knows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProjectRef {
+    pub hash: Option<String>,
+    /// Absolute root path; unknown for projects only Gemini has seen (it stores the hash only).
+    pub root: Option<String>,
+}
+
+/// One session's row in the index.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionSummary {
+    pub id: String,
+    pub provider: Provider,
+    pub project: ProjectRef,
+    /// The session that spawned this one (Claude sidechain / Codex review sub-agent).
+    pub parent_id: Option<String>,
+    pub is_subagent: bool,
+    pub start: Option<DateTime<Utc>>,
+    pub end: Option<DateTime<Utc>>,
+    pub model: Option<String>,
+    pub event_count: u32,
+    pub turn_count: u32,
+    pub prompt_count: u32,
+    pub tool_calls: u32,
+    pub tool_errors: u32,
+    /// Lines (or Gemini messages) that could not be read and were skipped.
+    pub malformed_lines: u32,
+    pub tokens: TokenUsage,
+    /// First prompt, at most 500 characters.
+    pub first_prompt: Option<String>,
+    /// The log file.
+    pub path: String,
+}
+
+/// Filters of [`crate::TraceStore::list_sessions`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionFilter {
+    pub provider: Option<Provider>,
+    /// Project root path or project hash.
+    pub project: Option<String>,
+    /// Sessions active at or after this time.
+    pub since: Option<DateTime<Utc>>,
+    /// Sessions started at or before this time.
+    pub until: Option<DateTime<Utc>>,
+    /// Also list sub-agent sessions (otherwise they are reached through their parent).
+    pub include_subagents: bool,
+}
+
+/// Keyset position in the newest-first session list: the last row of the previous page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionCursor {
+    pub start_ms: i64,
+    pub sid: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionPage {
+    pub sessions: Vec<SessionSummary>,
+    /// Position after the last row; `None` when there is nothing more.
+    pub next: Option<SessionCursor>,
+}
+
+/// A full-text query with filters.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SearchQuery {
+    /// Free text; every whitespace-separated word must occur (each matched as a phrase, so
+    /// `ZEBRA-4471` matches that token sequence and FTS syntax characters are plain text).
+    pub text: String,
+    pub provider: Option<Provider>,
+    pub kind: Option<EventKind>,
+    /// Session id (or unique prefix) to search in.
+    pub session: Option<String>,
+    /// Continue after this hit (the `next` of the previous page).
+    pub after: Option<SearchCursor>,
+    pub limit: u32,
+}
+
+/// Keyset position in search results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchCursor {
+    pub eid: i64,
+}
+
+/// One full-text hit.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchHit {
+    pub session_id: String,
+    pub provider: Provider,
+    pub project_hash: Option<String>,
+    pub event_index: u32,
+    pub turn_index: u32,
+    pub step_index: Option<u32>,
+    pub kind: EventKind,
+    pub timestamp: Option<DateTime<Utc>>,
+    pub tool_name: Option<String>,
+    pub is_error: bool,
+    /// About `PREVIEW_CHARS` characters of the event text around the first match.
+    pub preview: String,
+    /// Character offset of `preview` in the event text.
+    pub preview_start: usize,
+    /// Character offset of the first match in the event text (when it could be located).
+    pub match_start: Option<usize>,
+    /// Length of the whole event text in characters.
+    pub text_chars: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SearchPage {
+    pub hits: Vec<SearchHit>,
+    pub next: Option<SearchCursor>,
+}
+
+/// Per-provider session counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProviderCounts {
+    pub claude_code: u64,
+    pub codex: u64,
+    pub gemini: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProjectInfo {
+    pub hash: String,
+    pub root: Option<String>,
+    pub sessions: ProviderCounts,
+    pub total_sessions: u64,
+    pub last_activity: Option<DateTime<Utc>>,
+}
+
+/// An event row without its raw record.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct EventRow {
+    pub sid: i64,
+    pub index: u32,
+    pub kind: EventKind,
+    pub turn: u32,
+    pub step: Option<u32>,
+    pub ts_ms: Option<i64>,
+    pub tool_name: Option<String>,
+    pub call_id: Option<String>,
+    pub is_error: bool,
+    pub src_off: Option<i64>,
+    pub src_len: Option<i64>,
+    pub text: String,
+}
+
+pub const PREVIEW_CHARS: usize = 300;
+
+const SESSION_COLS: &str = "s.sid, s.id, s.provider, s.project_hash, p.root, s.parent_id, s.is_subagent, s.start_ms, s.end_ms,
+    s.model, s.event_count, s.turn_count, s.prompt_count, s.tool_calls, s.tool_errors, s.malformed,
+    s.tok_input, s.tok_cached, s.tok_cache_creation, s.tok_output, s.tok_reasoning, s.tok_total, s.first_prompt, s.path";
+
+fn session_from_row(r: &Row) -> rusqlite::Result<(i64, SessionSummary)> {
+    let u = |i: usize| -> rusqlite::Result<u64> { Ok(r.get::<_, i64>(i)?.max(0) as u64) };
+    let provider_code: i64 = r.get(2)?;
+    Ok((
+        r.get(0)?,
+        SessionSummary {
+            id: r.get(1)?,
+            provider: Provider::from_code(provider_code).unwrap_or(Provider::ClaudeCode),
+            project: ProjectRef { hash: r.get(3)?, root: r.get(4)? },
+            parent_id: r.get(5)?,
+            is_subagent: r.get(6)?,
+            start: r.get::<_, Option<i64>>(7)?.filter(|&ms| ms != 0).and_then(ts_from_ms),
+            end: r.get::<_, Option<i64>>(8)?.and_then(ts_from_ms),
+            model: r.get(9)?,
+            event_count: r.get(10)?,
+            turn_count: r.get(11)?,
+            prompt_count: r.get(12)?,
+            tool_calls: r.get(13)?,
+            tool_errors: r.get(14)?,
+            malformed_lines: r.get(15)?,
+            tokens: TokenUsage {
+                input: u(16)?,
+                cached_input: u(17)?,
+                cache_creation_input: u(18)?,
+                output: u(19)?,
+                reasoning_output: u(20)?,
+                total: u(21)?,
+            },
+            first_prompt: r.get(22)?,
+            path: r.get(23)?,
+        },
+    ))
+}
+
+fn is_hash(s: &str) -> bool {
+    s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// A project given as a hash or as a root path, as its hash.
+pub fn project_key(project: &str) -> String {
+    if is_hash(project) {
+        return project.to_ascii_lowercase();
+    }
+    let trimmed = if project.len() > 1 { project.trim_end_matches('/') } else { project };
+    crate::model::project_hash(trimmed)
+}
+
+pub(crate) fn list_sessions(conn: &Connection, f: &SessionFilter, after: Option<&SessionCursor>, limit: u32) -> Result<SessionPage> {
+    let mut sql = format!("SELECT {SESSION_COLS} FROM sessions s LEFT JOIN projects p ON p.hash = s.project_hash WHERE 1=1");
+    let mut args: Vec<SqlValue> = Vec::new();
+    if let Some(p) = f.provider {
+        sql.push_str(" AND s.provider = ?");
+        args.push(SqlValue::Integer(p.code()));
+    }
+    if let Some(project) = &f.project {
+        sql.push_str(" AND s.project_hash = ?");
+        args.push(SqlValue::Text(project_key(project)));
+    }
+    if let Some(since) = f.since {
+        sql.push_str(" AND coalesce(s.end_ms, s.start_ms) >= ?");
+        args.push(SqlValue::Integer(since.timestamp_millis()));
+    }
+    if let Some(until) = f.until {
+        sql.push_str(" AND s.start_ms <= ?");
+        args.push(SqlValue::Integer(until.timestamp_millis()));
+    }
+    if !f.include_subagents {
+        sql.push_str(" AND s.is_subagent = 0");
+    }
+    if let Some(c) = after {
+        sql.push_str(" AND (s.start_ms, s.sid) < (?, ?)");
+        args.push(SqlValue::Integer(c.start_ms));
+        args.push(SqlValue::Integer(c.sid));
+    }
+    sql.push_str(" ORDER BY s.start_ms DESC, s.sid DESC LIMIT ?");
+    let limit = limit.max(1);
+    args.push(SqlValue::Integer(i64::from(limit) + 1));
+    let mut st = conn.prepare_cached(&sql)?;
+    let mut rows: Vec<(i64, SessionSummary)> =
+        st.query_map(params_from_iter(args), session_from_row)?.collect::<rusqlite::Result<_>>()?;
+    let more = rows.len() > limit as usize;
+    rows.truncate(limit as usize);
+    let next = if more {
+        rows.last().map(|(sid, s)| SessionCursor { start_ms: s.start.map_or(0, |t| t.timestamp_millis()), sid: *sid })
+    } else {
+        None
+    };
+    Ok(SessionPage { sessions: rows.into_iter().map(|(_, s)| s).collect(), next })
+}
+
+pub(crate) fn session_by_id(conn: &Connection, id: &str) -> Result<Option<(i64, SessionSummary)>> {
+    let sql = format!("SELECT {SESSION_COLS} FROM sessions s LEFT JOIN projects p ON p.hash = s.project_hash WHERE s.id = ?1");
+    Ok(conn.prepare_cached(&sql)?.query_row([id], session_from_row).optional()?)
+}
+
+pub(crate) fn children(conn: &Connection, id: &str) -> Result<Vec<String>> {
+    let mut st = conn.prepare_cached("SELECT id FROM sessions WHERE parent_id = ?1 ORDER BY start_ms, id")?;
+    Ok(st.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Whole id, or a unique prefix of at least [`MIN_PREFIX`] characters.
+pub(crate) fn resolve(conn: &Connection, id_or_prefix: &str) -> Result<String> {
+    let exact: Option<String> =
+        conn.prepare_cached("SELECT id FROM sessions WHERE id = ?1")?.query_row([id_or_prefix], |r| r.get(0)).optional()?;
+    if let Some(id) = exact {
+        return Ok(id);
+    }
+    if id_or_prefix.chars().count() < MIN_PREFIX {
+        return Err(Error::PrefixTooShort { prefix: id_or_prefix.to_string(), min: MIN_PREFIX });
+    }
+    // A range over the primary key instead of LIKE: `%` and `_` stay plain characters.
+    let upper = format!("{id_or_prefix}\u{10FFFF}");
+    let mut st = conn.prepare_cached("SELECT id FROM sessions WHERE id > ?1 AND id < ?2 ORDER BY id LIMIT 21")?;
+    let candidates: Vec<String> = st
+        .query_map(params![id_or_prefix, upper], |r| r.get::<_, String>(0))?
+        .collect::<rusqlite::Result<Vec<_>>>()?
+        .into_iter()
+        .filter(|id| id.starts_with(id_or_prefix))
+        .collect();
+    match candidates.len() {
+        0 => Err(Error::SessionNotFound(id_or_prefix.to_string())),
+        1 => Ok(candidates.into_iter().next().unwrap_or_default()),
+        _ => Err(Error::AmbiguousSession { prefix: id_or_prefix.to_string(), candidates }),
+    }
+}
+
+/// Makes any user string a valid FTS5 query: each word becomes a quoted phrase (so operators,
+/// `-`, `*`, `:` and parentheses are plain text), all words required. `None` when nothing in
+/// it can match (no letter or digit).
+pub fn fts_query(user: &str) -> Option<String> {
+    let phrases: Vec<String> = user
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
+        .collect();
+    if phrases.is_empty() {
+        return None;
+    }
+    Some(phrases.iter().map(|p| format!("text : {p}")).collect::<Vec<_>>().join(" AND "))
+}
+
+pub(crate) fn search(conn: &Connection, q: &SearchQuery, session_sid: Option<i64>) -> Result<SearchPage> {
+    let Some(mut fts) = fts_query(&q.text) else {
+        return Ok(SearchPage { hits: Vec::new(), next: None });
+    };
+    if let Some(p) = q.provider {
+        fts.push_str(&format!(" AND tags : {}", provider_tag(p)));
+    }
+    if let Some(k) = q.kind {
+        fts.push_str(&format!(" AND tags : {}", kind_tag(k)));
+    }
+    let (mut lo, mut hi) = (0i64, i64::MAX);
+    if let Some(sid) = session_sid {
+        (lo, hi) = eid_range(sid);
+    }
+    if let Some(c) = q.after {
+        hi = hi.min(c.eid - 1);
+    }
+    let limit = q.limit.max(1);
+    let mut st = conn.prepare_cached(
+        "SELECT f.rowid FROM events_fts f WHERE events_fts MATCH ?1 AND f.rowid BETWEEN ?2 AND ?3
+         ORDER BY f.rowid DESC LIMIT ?4",
+    )?;
+    let mut ids: Vec<i64> = st
+        .query_map(params![fts, lo, hi, i64::from(limit) + 1], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    let more = ids.len() > limit as usize;
+    ids.truncate(limit as usize);
+    let terms = match_terms(&q.text);
+    let mut hits = Vec::with_capacity(ids.len());
+    let mut ev_st = conn.prepare_cached(
+        "SELECT e.kind, e.turn, e.step, e.ts_ms, e.tool_name, e.is_error, e.text, s.id, s.provider, s.project_hash
+         FROM events e JOIN sessions s ON s.sid = ?2 WHERE e.eid = ?1",
+    )?;
+    for id in &ids {
+        let (sid, index) = split_eid(*id);
+        let row = ev_st
+            .query_row(params![id, sid], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, u32>(1)?,
+                    r.get::<_, Option<u32>>(2)?,
+                    r.get::<_, Option<i64>>(3)?,
+                    r.get::<_, Option<String>>(4)?,
+                    r.get::<_, bool>(5)?,
+                    r.get::<_, String>(6)?,
+                    r.get::<_, String>(7)?,
+                    r.get::<_, i64>(8)?,
+                    r.get::<_, Option<String>>(9)?,
+                ))
+            })
+            .optional()?;
+        let Some((kind, turn, step, ts, tool_name, is_error, text, session_id, provider, project_hash)) = row else { continue };
+        let (preview, preview_start, match_start, text_chars) = preview(&text, &terms, PREVIEW_CHARS);
+        hits.push(SearchHit {
+            session_id,
+            provider: Provider::from_code(provider).unwrap_or(Provider::ClaudeCode),
+            project_hash,
+            event_index: index,
+            turn_index: turn,
+            step_index: step,
+            kind: EventKind::from_code(kind).unwrap_or(EventKind::Notification),
+            timestamp: ts.and_then(ts_from_ms),
+            tool_name,
+            is_error,
+            preview,
+            preview_start,
+            match_start,
+            text_chars,
+        });
+    }
+    let next = if more { ids.last().map(|&eid| SearchCursor { eid }) } else { None };
+    Ok(SearchPage { hits, next })
+}
+
+/// Lower-cased alphanumeric runs of the query, to locate a match in the text.
+fn match_terms(q: &str) -> Vec<Vec<char>> {
+    let mut out = Vec::new();
+    for word in q.split(|c: char| !c.is_alphanumeric()) {
+        if !word.is_empty() {
+            out.push(word.chars().flat_map(char::to_lowercase).collect());
+        }
+    }
+    out
+}
+
+fn fold(c: char) -> char {
+    c.to_lowercase().next().unwrap_or(c)
+}
+
+/// A window of about `width` characters around the first occurrence of any term
+/// (case-insensitive), with the window start, the match position and the text length in chars.
+/// Works on the string in place: event texts can be a megabyte.
+pub fn preview(text: &str, terms: &[Vec<char>], width: usize) -> (String, usize, Option<usize>, usize) {
+    let mut found: Option<usize> = None;
+    let mut prev_alnum = false;
+    for (ci, (bi, ch)) in text.char_indices().enumerate() {
+        if !prev_alnum {
+            let rest = &text[bi..];
+            if terms.iter().any(|t| !t.is_empty() && {
+                let mut it = rest.chars();
+                t.iter().all(|c| it.next().is_some_and(|h| fold(h) == *c))
+            }) {
+                found = Some(ci);
+                break;
+            }
+        }
+        prev_alnum = ch.is_alphanumeric();
+    }
+    let start = found.map_or(0, |m| m.saturating_sub(width / 3));
+    let window: String = text.chars().skip(start).take(width).collect();
+    (window, start, found, text.chars().count())
+}
+
+pub(crate) fn event_row(conn: &Connection, sid: i64, index: u32) -> Result<Option<EventRow>> {
+    let mut st = conn.prepare_cached(
+        "SELECT kind, turn, step, ts_ms, tool_name, call_id, is_error, src_off, src_len, text FROM events WHERE eid = ?1",
+    )?;
+    Ok(st
+        .query_row([eid(sid, index)], |r| {
+            Ok(EventRow {
+                sid,
+                index,
+                kind: EventKind::from_code(r.get(0)?).unwrap_or(EventKind::Notification),
+                turn: r.get(1)?,
+                step: r.get(2)?,
+                ts_ms: r.get(3)?,
+                tool_name: r.get(4)?,
+                call_id: r.get(5)?,
+                is_error: r.get(6)?,
+                src_off: r.get(7)?,
+                src_len: r.get(8)?,
+                text: r.get(9)?,
+            })
+        })
+        .optional()?)
+}
+
+/// Index of the first event of the session that comes from the line at `src_off`.
+pub(crate) fn first_event_of_line(conn: &Connection, sid: i64, src_off: i64) -> Result<Option<u32>> {
+    let (lo, hi) = eid_range(sid);
+    let mut st = conn.prepare_cached("SELECT min(eid) FROM events WHERE eid BETWEEN ?1 AND ?2 AND src_off = ?3")?;
+    let min: Option<i64> = st.query_row(params![lo, hi, src_off], |r| r.get(0))?;
+    Ok(min.map(|e| split_eid(e).1))
+}
+
+pub(crate) fn projects(conn: &Connection) -> Result<Vec<ProjectInfo>> {
+    let mut st = conn.prepare_cached(
+        "SELECT s.project_hash, p.root,
+            sum(s.provider = 0), sum(s.provider = 1), sum(s.provider = 2), count(*), max(coalesce(s.end_ms, s.start_ms))
+         FROM sessions s LEFT JOIN projects p ON p.hash = s.project_hash
+         WHERE s.project_hash IS NOT NULL
+         GROUP BY s.project_hash ORDER BY max(coalesce(s.end_ms, s.start_ms)) DESC, s.project_hash",
+    )?;
+    let rows = st.query_map([], |r| {
+        Ok(ProjectInfo {
+            hash: r.get(0)?,
+            root: r.get(1)?,
+            sessions: ProviderCounts {
+                claude_code: r.get::<_, i64>(2)? as u64,
+                codex: r.get::<_, i64>(3)? as u64,
+                gemini: r.get::<_, i64>(4)? as u64,
+            },
+            total_sessions: r.get::<_, i64>(5)? as u64,
+            last_activity: r.get::<_, Option<i64>>(6)?.and_then(ts_from_ms),
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

@@ -1,0 +1,133 @@
+//! The index schema and its versioning.
+//!
+//! Event rows use `eid = sid << 24 | event_index` as their rowid: one event lookup is a
+//! primary-key probe, a session's events are one rowid range (which FTS5 can restrict to), and
+//! ordering hits by rowid orders them by session then event without another index.
+
+use rusqlite::Connection;
+
+use crate::error::Result;
+
+/// Bump on any change to the tables or to what the parsers produce: an index with another
+/// version is dropped and rebuilt rather than misread.
+pub const SCHEMA_VERSION: i64 = 4;
+
+pub const EVENT_BITS: u32 = 24;
+pub const MAX_EVENTS_PER_SESSION: u32 = (1 << EVENT_BITS) - 1;
+
+pub fn eid(sid: i64, index: u32) -> i64 {
+    (sid << EVENT_BITS) | i64::from(index)
+}
+
+pub fn eid_range(sid: i64) -> (i64, i64) {
+    (sid << EVENT_BITS, ((sid + 1) << EVENT_BITS) - 1)
+}
+
+pub fn split_eid(eid: i64) -> (i64, u32) {
+    (eid >> EVENT_BITS, (eid & i64::from(MAX_EVENTS_PER_SESSION)) as u32)
+}
+
+const CREATE: &str = r#"
+CREATE TABLE projects (
+    hash TEXT PRIMARY KEY,
+    root TEXT
+);
+CREATE TABLE sessions (
+    sid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    provider INTEGER NOT NULL,
+    project_hash TEXT,
+    parent_id TEXT,
+    is_subagent INTEGER NOT NULL,
+    start_ms INTEGER NOT NULL,
+    end_ms INTEGER,
+    model TEXT,
+    event_count INTEGER NOT NULL,
+    turn_count INTEGER NOT NULL,
+    prompt_count INTEGER NOT NULL,
+    tool_calls INTEGER NOT NULL,
+    tool_errors INTEGER NOT NULL,
+    malformed INTEGER NOT NULL,
+    tok_input INTEGER NOT NULL,
+    tok_cached INTEGER NOT NULL,
+    tok_cache_creation INTEGER NOT NULL,
+    tok_output INTEGER NOT NULL,
+    tok_reasoning INTEGER NOT NULL,
+    tok_total INTEGER NOT NULL,
+    first_prompt TEXT,
+    spawn_ms TEXT NOT NULL,
+    path TEXT NOT NULL
+);
+CREATE INDEX sessions_by_start ON sessions(start_ms DESC, sid DESC);
+CREATE INDEX sessions_by_project ON sessions(project_hash, start_ms DESC);
+CREATE TABLE files (
+    path TEXT PRIMARY KEY,
+    provider INTEGER NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    parsed_offset INTEGER NOT NULL,
+    head_hash TEXT NOT NULL,
+    sid INTEGER NOT NULL,
+    state TEXT NOT NULL
+);
+CREATE TABLE events (
+    eid INTEGER PRIMARY KEY,
+    kind INTEGER NOT NULL,
+    turn INTEGER NOT NULL,
+    step INTEGER,
+    ts_ms INTEGER,
+    tool_name TEXT,
+    call_id TEXT,
+    is_error INTEGER NOT NULL,
+    src_off INTEGER,
+    src_len INTEGER,
+    text TEXT NOT NULL
+);
+CREATE VIRTUAL TABLE events_fts USING fts5(
+    text, tags,
+    content = '', contentless_delete = 1,
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+-- Fewer, larger merges: bulk indexing spends most of its time merging FTS segments.
+INSERT INTO events_fts(events_fts, rank) VALUES('automerge', 16);
+"#;
+
+/// Opens a connection with the settings every user of the index needs.
+pub fn open(path: &std::path::Path) -> Result<Connection> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(std::time::Duration::from_secs(60))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", "OFF")?;
+    Ok(conn)
+}
+
+/// Creates the schema, or drops an index of another version and creates it anew.
+pub fn ensure(conn: &mut Connection) -> Result<()> {
+    let current: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if current == SCHEMA_VERSION {
+        return Ok(());
+    }
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    // Another process may have rebuilt it while we waited for the lock.
+    let current: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if current != SCHEMA_VERSION {
+        let mut names: Vec<(String, String)> = {
+            let mut st = tx.prepare("SELECT type, name FROM sqlite_master WHERE type IN ('table','view') AND name NOT LIKE 'sqlite_%'")?;
+            st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?
+        };
+        // Virtual tables own shadow tables: drop them first, then whatever is left.
+        names.sort_by_key(|(_, n)| !tx.query_row("SELECT sql LIKE 'CREATE VIRTUAL%' FROM sqlite_master WHERE name = ?1", [n], |r| r.get::<_, bool>(0)).unwrap_or(false));
+        for (ty, name) in names {
+            let exists: bool = tx.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE name = ?1", [&name], |r| r.get(0))?;
+            if exists {
+                let what = if ty == "view" { "VIEW" } else { "TABLE" };
+                tx.execute_batch(&format!("DROP {what} IF EXISTS \"{}\"", name.replace('"', "\"\"")))?;
+            }
+        }
+        tx.execute_batch(CREATE)?;
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    }
+    tx.commit()?;
+    Ok(())
+}

@@ -1,0 +1,189 @@
+//! Codex CLI rollout records (`{timestamp, type, payload}`).
+
+use serde_json::Value;
+
+use super::{ParseState, exit_code_in_text, flatten_text, str_field, u64_field};
+use crate::model::{Event, EventKind};
+use crate::tokens::TokenUsage;
+
+/// User-role blocks Codex injects before the person's prompt.
+fn is_injected_context(text: &str) -> bool {
+    let t = text.trim_start();
+    t.starts_with("<environment_context>")
+        || t.starts_with("<user_instructions>")
+        || t.starts_with("# AGENTS.md instructions")
+        || t.starts_with("<permissions instructions>")
+}
+
+pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
+    let payload = v.get("payload").unwrap_or(&Value::Null);
+    let ptype = str_field(payload, "type").unwrap_or("");
+    match str_field(v, "type").unwrap_or("") {
+        "session_meta" => session_meta(st, payload, out),
+        "turn_context" => {
+            if let Some(m) = str_field(payload, "model") {
+                let mut ev = Event::new(EventKind::Notification, format!("turn_context model={m}"));
+                ev.model = Some(m.to_string());
+                out.push(ev);
+            } else {
+                out.push(Event::new(EventKind::Notification, "turn_context"));
+            }
+        }
+        "response_item" => {
+            st.codex.seen_response_items = true;
+            response_item(ptype, payload, out);
+        }
+        "event_msg" => event_msg(st, ptype, payload, out),
+        "compacted" => out.push(Event::new(
+            EventKind::Notification,
+            str_field(payload, "message").unwrap_or("compacted"),
+        )),
+        "" => out.push(Event::new(EventKind::Notification, "unknown record")),
+        other => out.push(Event::new(EventKind::Notification, other)),
+    }
+}
+
+fn session_meta(st: &mut ParseState, p: &Value, out: &mut Vec<Event>) {
+    if let Some(id) = str_field(p, "id") {
+        st.meta.session_id = id.to_string();
+    }
+    if st.meta.cwd.is_none() {
+        st.meta.cwd = str_field(p, "cwd").map(str::to_string);
+    }
+    if p.get("source").is_some_and(|s| s.get("subagent").is_some()) {
+        st.meta.is_subagent = true;
+    }
+    let text = format!(
+        "session_meta cwd={} cli_version={}",
+        str_field(p, "cwd").unwrap_or("?"),
+        str_field(p, "cli_version").unwrap_or("?")
+    );
+    out.push(Event::new(EventKind::Notification, text));
+}
+
+fn response_item(ptype: &str, p: &Value, out: &mut Vec<Event>) {
+    match ptype {
+        "message" => {
+            let text = flatten_text(p.get("content").unwrap_or(&Value::Null));
+            let kind = match str_field(p, "role") {
+                Some("user") if !is_injected_context(&text) => EventKind::User,
+                Some("assistant") => EventKind::Message,
+                _ => EventKind::Notification,
+            };
+            out.push(Event::new(kind, text));
+        }
+        "reasoning" => {
+            let text = flatten_text(p.get("summary").unwrap_or(&Value::Null));
+            out.push(Event::new(EventKind::Reasoning, text));
+        }
+        "function_call" | "custom_tool_call" | "local_shell_call" | "web_search_call" => {
+            let args = match p.get("arguments").or_else(|| p.get("input")).or_else(|| p.get("action")) {
+                Some(Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            };
+            let mut ev = Event::new(EventKind::ToolCall, args);
+            ev.tool_name = Some(str_field(p, "name").unwrap_or(ptype).to_string());
+            ev.call_id = str_field(p, "call_id").map(str::to_string);
+            out.push(ev);
+        }
+        "function_call_output" | "custom_tool_call_output" => {
+            let (text, exit) = tool_output(p.get("output").unwrap_or(&Value::Null));
+            let mut ev = Event::new(EventKind::ToolResult, text);
+            ev.call_id = str_field(p, "call_id").map(str::to_string);
+            ev.is_error = exit.is_some_and(|c| c != 0);
+            out.push(ev);
+        }
+        other => out.push(Event::new(EventKind::Notification, if other.is_empty() { "response_item" } else { other })),
+    }
+}
+
+/// A tool output is plain text ("Exit code: N\n...") or a JSON string/object holding
+/// `output` and `metadata.exit_code`.
+fn tool_output(out: &Value) -> (String, Option<i64>) {
+    let parsed;
+    let obj = match out {
+        Value::String(s) if s.trim_start().starts_with('{') => match serde_json::from_str::<Value>(s) {
+            Ok(v) if v.is_object() => {
+                parsed = v;
+                Some(&parsed)
+            }
+            _ => None,
+        },
+        Value::Object(_) => Some(out),
+        _ => None,
+    };
+    if let Some(o) = obj {
+        let text = o.get("output").or_else(|| o.get("content")).map(flatten_text).unwrap_or_else(|| o.to_string());
+        let exit = o
+            .get("metadata")
+            .and_then(|m| m.get("exit_code"))
+            .and_then(Value::as_i64)
+            .or_else(|| (o.get("success").and_then(Value::as_bool) == Some(false)).then_some(1))
+            .or_else(|| exit_code_in_text(&text));
+        return (text, exit);
+    }
+    let text = flatten_text(out);
+    let exit = exit_code_in_text(&text);
+    (text, exit)
+}
+
+fn event_msg(st: &mut ParseState, ptype: &str, p: &Value, out: &mut Vec<Event>) {
+    match ptype {
+        "token_count" => {
+            let Some(info) = p.get("info").filter(|i| i.is_object()) else { return };
+            let usage = |u: Option<&Value>| {
+                u.filter(|u| u.is_object()).map(|u| {
+                    // Codex's input already contains the cached part and its output already
+                    // contains the reasoning part: take them as they are.
+                    TokenUsage::new(
+                        u64_field(u, "input_tokens"),
+                        u64_field(u, "cached_input_tokens"),
+                        0,
+                        u64_field(u, "output_tokens"),
+                        u64_field(u, "reasoning_output_tokens"),
+                    )
+                })
+            };
+            let total = usage(info.get("total_token_usage"));
+            let last = usage(info.get("last_token_usage"));
+            // Codex repeats the same token_count after each tool output: count it once.
+            if total.is_some() && total == st.codex.last_total {
+                return;
+            }
+            st.codex.last_total = total;
+            let Some(last) = last.or(total) else { return };
+            let mut ev = Event::new(EventKind::TokenUsage, "");
+            ev.tokens = Some(last);
+            out.push(ev);
+        }
+        // These duplicate response items; only files without response items need them.
+        "user_message" | "agent_message" | "agent_reasoning" | "agent_reasoning_raw_content" => {
+            if st.codex.seen_response_items {
+                return;
+            }
+            let text = str_field(p, "message").or_else(|| str_field(p, "text")).unwrap_or("").to_string();
+            let kind = match ptype {
+                "user_message" if !is_injected_context(&text) => EventKind::User,
+                "user_message" => EventKind::Notification,
+                "agent_message" => EventKind::Message,
+                _ => EventKind::Reasoning,
+            };
+            out.push(Event::new(kind, text));
+        }
+        "entered_review_mode" => {
+            if let Some(ms) = st.record_ms {
+                st.meta.spawn_ms.push(ms);
+            }
+            let detail = str_field(p, "user_facing_hint").or_else(|| str_field(p, "prompt")).unwrap_or("");
+            out.push(Event::new(EventKind::Notification, format!("entered_review_mode {detail}").trim_end().to_string()));
+        }
+        other => {
+            let detail = str_field(p, "message").or_else(|| str_field(p, "reason")).unwrap_or("");
+            let text = if detail.is_empty() { other.to_string() } else { format!("{other}: {detail}") };
+            let mut ev = Event::new(EventKind::Notification, if other.is_empty() { "event_msg".to_string() } else { text });
+            ev.is_error = other == "error" || other == "stream_error";
+            out.push(ev);
+        }
+    }
+}

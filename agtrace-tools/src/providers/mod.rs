@@ -1,0 +1,295 @@
+//! Provider parsers: raw log records in, normalized [`Event`]s out.
+//!
+//! Parsing is a resumable state machine ([`ParseState`]) fed one record at a time, so that an
+//! appended JSONL file can be parsed from where it stopped and still give exactly the events
+//! (indices, turns, steps, token sums) a parse from the start would give.
+
+pub mod claude_code;
+pub mod codex;
+pub mod gemini;
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::assemble::Positioner;
+use crate::error::{Error, Result};
+use crate::model::{Event, EventKind, Provider, SourceSpan};
+use crate::tokens::{TokenAccumulator, TokenUsage};
+
+/// What the file's location says about its session before any record is read.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FileHint {
+    pub session_id: String,
+    pub is_subagent: bool,
+}
+
+impl FileHint {
+    /// Derives the hint from a log file path (`agent-<id>.jsonl` is a Claude sub-agent).
+    pub fn from_path(provider: Provider, path: &Path) -> FileHint {
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("unknown").to_string();
+        let is_subagent = provider == Provider::ClaudeCode && stem.starts_with("agent-");
+        FileHint { session_id: stem, is_subagent }
+    }
+}
+
+/// Session-level facts gathered while parsing.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionMeta {
+    pub session_id: String,
+    pub parent_id: Option<String>,
+    pub is_subagent: bool,
+    /// Project root (Claude/Codex `cwd` of the first record that has one).
+    pub cwd: Option<String>,
+    /// Project hash given by the provider itself (Gemini).
+    pub project_hash: Option<String>,
+    pub model: Option<String>,
+    pub start_ms: Option<i64>,
+    pub end_ms: Option<i64>,
+    pub first_prompt: Option<String>,
+    pub prompts: u32,
+    pub tool_calls: u32,
+    pub tool_errors: u32,
+    /// Codex: times at which this session entered review mode (spawned a review sub-agent).
+    pub spawn_ms: Vec<i64>,
+}
+
+impl SessionMeta {
+    pub fn project_hash(&self) -> Option<String> {
+        match (&self.cwd, &self.project_hash) {
+            (Some(cwd), _) => Some(crate::model::project_hash(cwd)),
+            (None, Some(h)) => Some(h.clone()),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct ClaudeState {
+    last_message_id: Option<String>,
+    last_usage: Option<TokenUsage>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct CodexState {
+    /// Once a `response_item` was seen, `event_msg` user/agent messages are duplicates.
+    seen_response_items: bool,
+    last_total: Option<TokenUsage>,
+}
+
+/// Everything needed to continue parsing a file where the previous parse stopped.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParseState {
+    pub provider: Provider,
+    pub meta: SessionMeta,
+    pub next_index: u32,
+    /// Lines (or Gemini messages) that could not be read as records.
+    pub malformed: u32,
+    pub tokens: TokenAccumulator,
+    pub(crate) position: Positioner,
+    pub(crate) claude: ClaudeState,
+    pub(crate) codex: CodexState,
+    /// Timestamp of the record being translated; events without their own take it.
+    #[serde(skip)]
+    record_ms: Option<i64>,
+}
+
+impl ParseState {
+    pub fn new(provider: Provider, hint: &FileHint) -> Self {
+        ParseState {
+            provider,
+            meta: SessionMeta {
+                session_id: hint.session_id.clone(),
+                is_subagent: hint.is_subagent,
+                ..SessionMeta::default()
+            },
+            next_index: 0,
+            malformed: 0,
+            tokens: TokenAccumulator::default(),
+            position: Positioner::default(),
+            claude: ClaudeState::default(),
+            codex: CodexState::default(),
+            record_ms: None,
+        }
+    }
+
+    /// Gives the next event its index, turn, step and timestamp, and folds it into the
+    /// session's metadata.
+    fn commit(&mut self, mut ev: Event, out: &mut Vec<Event>) {
+        ev.index = self.next_index;
+        self.next_index += 1;
+        if ev.timestamp.is_none() {
+            ev.timestamp = self.record_ms.and_then(crate::model::ts_from_ms);
+        }
+        if let Some(ms) = ev.timestamp.map(|t| t.timestamp_millis()) {
+            self.meta.start_ms = Some(self.meta.start_ms.map_or(ms, |s| s.min(ms)));
+            self.meta.end_ms = Some(self.meta.end_ms.map_or(ms, |e| e.max(ms)));
+        }
+        let (turn, step) = self.position.place(&ev);
+        ev.turn = turn;
+        ev.step = step;
+        match ev.kind {
+            EventKind::User => {
+                self.meta.prompts += 1;
+                if self.meta.first_prompt.is_none() {
+                    self.meta.first_prompt = Some(truncate_chars(&ev.text, 500));
+                }
+            }
+            EventKind::ToolCall => self.meta.tool_calls += 1,
+            EventKind::ToolResult if ev.is_error => self.meta.tool_errors += 1,
+            EventKind::TokenUsage => {
+                if let Some(t) = &ev.tokens {
+                    self.tokens.push(t, ev.message_id.as_deref());
+                }
+            }
+            _ => {}
+        }
+        if let Some(m) = &ev.model {
+            if self.meta.model.as_deref() != Some(m) {
+                self.meta.model = Some(m.clone());
+            }
+        }
+        out.push(ev);
+    }
+
+    /// Number of turns so far (a session with any event has at least one).
+    pub fn turn_count(&self) -> u32 {
+        if self.next_index == 0 { 0 } else { self.position.turn + 1 }
+    }
+}
+
+/// Result of parsing a file (or the appended part of one).
+#[derive(Debug, Clone, Default)]
+pub struct ParsedChunk {
+    pub events: Vec<Event>,
+    /// Absolute byte offset up to which the file has been consumed.
+    pub end_offset: u64,
+}
+
+/// Parses JSONL `bytes`, which start at absolute file offset `base`. Stops before a last line
+/// that has no newline and is not a complete record: the agent is still writing it.
+pub fn parse_jsonl(state: &mut ParseState, bytes: &[u8], base: u64, keep_raw: bool) -> ParsedChunk {
+    let mut events = Vec::new();
+    let mut pos = 0usize;
+    while pos < bytes.len() {
+        let (line_end, next, terminated) = match memchr_newline(&bytes[pos..]) {
+            Some(i) => (pos + i, pos + i + 1, true),
+            None => (bytes.len(), bytes.len(), false),
+        };
+        let line = trim_ascii(&bytes[pos..line_end]);
+        if !line.is_empty() {
+            match serde_json::from_slice::<Value>(line) {
+                Ok(v) if v.is_object() => {
+                    let span = SourceSpan { offset: base + pos as u64, len: (line_end - pos) as u32 };
+                    record(state, &v, span, keep_raw, &mut events);
+                }
+                // An unterminated last line that does not parse is still being written.
+                Err(_) if !terminated => break,
+                _ => state.malformed += 1,
+            }
+        }
+        pos = next;
+    }
+    ParsedChunk { events, end_offset: base + pos as u64 }
+}
+
+fn record(state: &mut ParseState, v: &Value, span: SourceSpan, keep_raw: bool, out: &mut Vec<Event>) {
+    state.record_ms = v
+        .get("timestamp")
+        .and_then(Value::as_str)
+        .and_then(crate::model::parse_ts)
+        .map(|t| t.timestamp_millis());
+    let mut drafts = Vec::new();
+    match state.provider {
+        Provider::ClaudeCode => claude_code::record(state, v, &mut drafts),
+        Provider::Codex => codex::record(state, v, &mut drafts),
+        Provider::Gemini => {}
+    }
+    for mut ev in drafts {
+        ev.source = Some(span);
+        if keep_raw {
+            ev.raw = v.clone();
+        }
+        state.commit(ev, out);
+    }
+}
+
+/// Parses a whole log file from the start.
+pub fn parse_file(provider: Provider, path: &Path, keep_raw: bool) -> Result<(ParseState, Vec<Event>)> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    let mut state = ParseState::new(provider, &FileHint::from_path(provider, path));
+    let events = match provider {
+        Provider::Gemini => gemini::parse_document(&mut state, &bytes, keep_raw)
+            .ok_or_else(|| Error::Incomplete(path.to_path_buf()))?,
+        _ => parse_jsonl(&mut state, &bytes, 0, keep_raw).events,
+    };
+    Ok((state, events))
+}
+
+fn memchr_newline(b: &[u8]) -> Option<usize> {
+    b.iter().position(|&c| c == b'\n')
+}
+
+fn trim_ascii(b: &[u8]) -> &[u8] {
+    b.trim_ascii()
+}
+
+pub(crate) fn truncate_chars(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => s[..i].to_string(),
+        None => s.to_string(),
+    }
+}
+
+pub(crate) fn str_field<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+pub(crate) fn u64_field(v: &Value, key: &str) -> u64 {
+    v.get(key).and_then(Value::as_u64).unwrap_or(0)
+}
+
+/// Text of a content value that is a string, or an array of blocks/parts with `text`.
+pub(crate) fn flatten_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => {
+            let mut out = String::new();
+            for it in items {
+                let piece = match it {
+                    Value::String(s) => s.clone(),
+                    Value::Object(_) => match it.get("text").and_then(Value::as_str) {
+                        Some(t) => t.to_string(),
+                        None => match str_field(it, "type") {
+                            Some("image") | Some("input_image") => "[image]".to_string(),
+                            _ => String::new(),
+                        },
+                    },
+                    _ => String::new(),
+                };
+                if !piece.is_empty() {
+                    if !out.is_empty() {
+                        out.push('\n');
+                    }
+                    out.push_str(&piece);
+                }
+            }
+            out
+        }
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+/// Exit code in shell output text ("Exit code: 1" / "Exit Code: 1").
+pub(crate) fn exit_code_in_text(text: &str) -> Option<i64> {
+    for line in text.lines().take(12) {
+        let l = line.trim();
+        let rest = l.strip_prefix("Exit code:").or_else(|| l.strip_prefix("Exit Code:"));
+        if let Some(rest) = rest {
+            return rest.trim().parse().ok();
+        }
+    }
+    None
+}

@@ -1,0 +1,254 @@
+//! [`TraceStore`]: what the trace tools call.
+//!
+//! Methods are blocking (SQLite and file reads, milliseconds each); from async code call them
+//! through `tokio::task::spawn_blocking` or accept the short block. Reads use pooled
+//! connections and never wait for an indexer: the index is in WAL mode, so a reader sees the
+//! last committed state while a write is in progress.
+
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use rusqlite::Connection;
+use serde::{Deserialize, Serialize};
+
+use crate::assemble::{Turn, assemble};
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::index::query::{self, EventRow};
+use crate::index::{ingest, schema};
+use crate::model::{Event, Provider, ts_from_ms};
+use crate::providers::{self, FileHint, ParseState};
+use crate::tokens::{TokenAccumulator, TokenUsage};
+
+pub use crate::index::query::{
+    MIN_PREFIX, PREVIEW_CHARS, ProjectInfo, ProjectRef, ProviderCounts, SearchCursor, SearchHit, SearchPage, SearchQuery,
+    SessionCursor, SessionFilter, SessionPage, SessionSummary, fts_query, preview, project_key,
+};
+pub use crate::index::{IndexStats, Progress};
+
+/// A session loaded in full: every event with its raw record, assembled into turns and steps.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionDetail {
+    pub summary: SessionSummary,
+    pub events: Vec<Event>,
+    pub turns: Vec<Turn>,
+    pub tokens: TokenUsage,
+    /// Sub-agent sessions this one spawned.
+    pub children: Vec<String>,
+}
+
+/// One event, untruncated, with its raw record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EventDetail {
+    pub session_id: String,
+    pub provider: Provider,
+    pub event: Event,
+}
+
+struct Inner {
+    config: Config,
+    pool: Mutex<Vec<Connection>>,
+}
+
+/// Shared handle on the index and the log roots. Cheap to clone.
+#[derive(Clone)]
+pub struct TraceStore {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for TraceStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TraceStore").field("config", &self.inner.config).finish()
+    }
+}
+
+const POOL_MAX: usize = 8;
+
+impl TraceStore {
+    /// Opens (creating or rebuilding if its schema is old) the index in `config.data_dir`.
+    /// Does not index: call [`TraceStore::refresh`].
+    pub fn open(config: Config) -> Result<Self> {
+        config.validate()?;
+        std::fs::create_dir_all(&config.data_dir).map_err(|e| Error::io(&config.data_dir, e))?;
+        let mut conn = schema::open(&config.index_path())?;
+        schema::ensure(&mut conn)?;
+        Ok(TraceStore { inner: Arc::new(Inner { config, pool: Mutex::new(vec![conn]) }) })
+    }
+
+    /// Opens with [`Config::from_env`].
+    pub fn open_default() -> Result<Self> {
+        Self::open(Config::from_env())
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    fn with_conn<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        let pooled = self.inner.pool.lock().ok().and_then(|mut p| p.pop());
+        let conn = match pooled {
+            Some(c) => c,
+            None => {
+                let c = schema::open(&self.inner.config.index_path())?;
+                c.busy_timeout(std::time::Duration::from_secs(10))?;
+                c
+            }
+        };
+        let out = f(&conn);
+        if let Ok(mut p) = self.inner.pool.lock() {
+            if p.len() < POOL_MAX {
+                p.push(conn);
+            }
+        }
+        out
+    }
+
+    /// Incremental update of the index from the log roots.
+    pub fn refresh(&self) -> Result<IndexStats> {
+        self.run_index(None)
+    }
+
+    /// Same as [`TraceStore::refresh`] (first build and updates are the same operation).
+    pub fn index(&self) -> Result<IndexStats> {
+        self.run_index(None)
+    }
+
+    /// [`TraceStore::refresh`] with a progress callback (bytes done / total).
+    pub fn refresh_with_progress(&self, progress: &mut dyn FnMut(Progress)) -> Result<IndexStats> {
+        self.run_index(Some(progress))
+    }
+
+    fn run_index(&self, progress: Option<&mut dyn FnMut(Progress)>) -> Result<IndexStats> {
+        // A dedicated connection: the writer must not hold a pooled reader.
+        let mut conn = schema::open(&self.inner.config.index_path())?;
+        schema::ensure(&mut conn)?;
+        conn.pragma_update(None, "cache_size", -65536)?;
+        ingest::run(&mut conn, &self.inner.config, progress)
+    }
+
+    /// Sessions, newest first, `limit` per page; pass the previous page's `next` as `after`.
+    pub fn list_sessions(&self, filter: &SessionFilter, after: Option<&SessionCursor>, limit: u32) -> Result<SessionPage> {
+        self.with_conn(|c| query::list_sessions(c, filter, after, limit))
+    }
+
+    /// Whole id, or a unique prefix of at least [`MIN_PREFIX`] characters.
+    pub fn resolve_session(&self, id_or_prefix: &str) -> Result<String> {
+        self.with_conn(|c| query::resolve(c, id_or_prefix))
+    }
+
+    /// The index row of one session (id or unique prefix).
+    pub fn session_summary(&self, id_or_prefix: &str) -> Result<SessionSummary> {
+        self.with_conn(|c| {
+            let id = query::resolve(c, id_or_prefix)?;
+            query::session_by_id(c, &id)?.map(|(_, s)| s).ok_or(Error::SessionNotFound(id))
+        })
+    }
+
+    /// One session in full, re-read from its log file (id or unique prefix).
+    pub fn load_session(&self, id_or_prefix: &str) -> Result<SessionDetail> {
+        let (summary, children) = self.with_conn(|c| {
+            let id = query::resolve(c, id_or_prefix)?;
+            let (_, s) = query::session_by_id(c, &id)?.ok_or_else(|| Error::SessionNotFound(id.clone()))?;
+            Ok((s, query::children(c, &id)?))
+        })?;
+        let path = Path::new(&summary.path);
+        if !path.exists() {
+            return Err(Error::LogFileGone(summary.id.clone()));
+        }
+        let (_, events) = providers::parse_file(summary.provider, path, true)?;
+        let turns = assemble(&events);
+        let mut acc = TokenAccumulator::default();
+        for e in &events {
+            if let Some(t) = &e.tokens {
+                acc.push(t, e.message_id.as_deref());
+            }
+        }
+        Ok(SessionDetail { summary, events, turns, tokens: acc.total(), children })
+    }
+
+    /// Full-text search over event text.
+    pub fn search(&self, q: &SearchQuery) -> Result<SearchPage> {
+        self.with_conn(|c| {
+            let sid = match &q.session {
+                Some(s) => {
+                    let id = query::resolve(c, s)?;
+                    Some(query::session_by_id(c, &id)?.ok_or(Error::SessionNotFound(id))?.0)
+                }
+                None => None,
+            };
+            query::search(c, q, sid)
+        })
+    }
+
+    /// One event, untruncated, with the raw record it was made from.
+    pub fn get_event(&self, session: &str, index: u32) -> Result<EventDetail> {
+        let (summary, row, first_of_line) = self.with_conn(|c| {
+            let id = query::resolve(c, session)?;
+            let (sid, s) = query::session_by_id(c, &id)?.ok_or_else(|| Error::SessionNotFound(id.clone()))?;
+            let row = query::event_row(c, sid, index)?.ok_or(Error::EventNotFound { session: id, index })?;
+            let first = match row.src_off {
+                Some(off) => query::first_event_of_line(c, sid, off)?,
+                None => None,
+            };
+            Ok((s, row, first))
+        })?;
+        let event = match (row.src_off, row.src_len, first_of_line) {
+            (Some(off), Some(len), Some(first)) => raw_from_line(&summary, &row, off as u64, len as usize, index - first),
+            _ => None,
+        };
+        let event = match event {
+            Some(e) => e,
+            // Gemini documents (and lines that changed on disk): parse the file again.
+            None => {
+                let detail = self.load_session(&summary.id)?;
+                let mut e = detail
+                    .events
+                    .into_iter()
+                    .nth(index as usize)
+                    .filter(|e| e.kind == row.kind)
+                    .unwrap_or_else(|| event_from_row(&row, serde_json::Value::Null));
+                e.text = row.text.clone();
+                e
+            }
+        };
+        Ok(EventDetail { session_id: summary.id, provider: summary.provider, event })
+    }
+
+    /// Projects with session counts per provider, newest activity first.
+    pub fn projects(&self) -> Result<Vec<ProjectInfo>> {
+        self.with_conn(query::projects)
+    }
+}
+
+fn event_from_row(row: &EventRow, raw: serde_json::Value) -> Event {
+    let mut e = Event::new(row.kind, row.text.clone());
+    e.index = row.index;
+    e.timestamp = row.ts_ms.and_then(ts_from_ms);
+    e.tool_name = row.tool_name.clone();
+    e.call_id = row.call_id.clone();
+    e.is_error = row.is_error;
+    e.turn = row.turn;
+    e.step = row.step;
+    e.raw = raw;
+    e
+}
+
+/// Rebuilds an event from its stored row plus its source line, re-translated so that fields not
+/// stored in the index (tokens, model, message id) come back too.
+fn raw_from_line(summary: &SessionSummary, row: &EventRow, off: u64, len: usize, nth: u32) -> Option<Event> {
+    let mut f = std::fs::File::open(&summary.path).ok()?;
+    f.seek(SeekFrom::Start(off)).ok()?;
+    let mut buf = vec![0u8; len];
+    f.read_exact(&mut buf).ok()?;
+    let hint = FileHint { session_id: summary.id.clone(), is_subagent: summary.is_subagent };
+    let mut scratch = ParseState::new(summary.provider, &hint);
+    let chunk = providers::parse_jsonl(&mut scratch, &buf, off, true);
+    let draft = chunk.events.into_iter().nth(nth as usize).filter(|d| d.kind == row.kind)?;
+    let mut e = event_from_row(row, draft.raw);
+    e.tokens = draft.tokens;
+    e.model = draft.model;
+    e.message_id = draft.message_id;
+    e.source = draft.source;
+    Some(e)
+}

@@ -1,0 +1,73 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use agtrace_tools::{Config, TraceStore};
+
+pub fn samples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples")
+}
+
+pub fn copy_tree(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A copy of the bundled samples in a temp dir, and a store whose index lives beside it.
+pub fn sample_store(tmp: &Path) -> (PathBuf, TraceStore) {
+    let logs = tmp.join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    copy_tree(&samples(), &logs);
+    let store = TraceStore::open(Config::for_tree(&logs, &tmp.join("data"))).unwrap();
+    (logs, store)
+}
+
+/// Everything the index holds, independent of row numbering, for comparing two indexes.
+pub fn dump(data_dir: &Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(data_dir.join("index.sqlite")).unwrap();
+    let mut out = Vec::new();
+    let mut st = conn
+        .prepare(
+            "SELECT id, provider, project_hash, parent_id, is_subagent, start_ms, end_ms, model, event_count, turn_count,
+                prompt_count, tool_calls, tool_errors, malformed, tok_input, tok_cached, tok_cache_creation, tok_output,
+                tok_reasoning, tok_total, first_prompt, path FROM sessions ORDER BY id",
+        )
+        .unwrap();
+    let n = st.column_count();
+    let rows = st
+        .query_map([], |r| {
+            Ok((0..n).map(|i| format!("{:?}", r.get_ref(i).unwrap())).collect::<Vec<_>>().join("|"))
+        })
+        .unwrap();
+    out.extend(rows.map(Result::unwrap));
+    let mut st = conn
+        .prepare(
+            "SELECT s.id, e.eid & 16777215, e.kind, e.turn, e.step, e.ts_ms, e.tool_name, e.call_id, e.is_error,
+                e.src_off, e.src_len, e.text, (SELECT count(*) FROM events_fts f WHERE f.rowid = e.eid)
+             FROM events e JOIN sessions s ON s.sid = e.eid >> 24 ORDER BY s.id, e.eid",
+        )
+        .unwrap();
+    let n = st.column_count();
+    let rows = st
+        .query_map([], |r| {
+            Ok((0..n).map(|i| format!("{:?}", r.get_ref(i).unwrap())).collect::<Vec<_>>().join("|"))
+        })
+        .unwrap();
+    out.extend(rows.map(Result::unwrap));
+    let orphans: i64 = conn
+        .query_row("SELECT count(*) FROM events_fts f WHERE f.rowid NOT IN (SELECT eid FROM events)", [], |r| r.get(0))
+        .unwrap();
+    out.push(format!("orphan fts rows: {orphans}"));
+    let mut st = conn.prepare("SELECT hash, root FROM projects ORDER BY hash").unwrap();
+    out.extend(st.query_map([], |r| Ok(format!("project {:?} {:?}", r.get_ref(0)?, r.get_ref(1)?))).unwrap().map(Result::unwrap));
+    out
+}
