@@ -1,0 +1,23 @@
+//! The agtrace MCP server: the `trace` tools over one `TraceStore`.
+
+use crate::TraceStore;
+use mcp_tool_core::{BuildError, ToolServer};
+
+/// What the client may tell the model about using the tools together.
+const INSTRUCTIONS: &str = "Tools over the local session logs of Claude Code, Codex CLI and Gemini CLI. \
+Start with `list_sessions` (or `search_event_previews` to find a moment by its text), then narrow down: \
+`get_session_summary` -> `get_session_turns` -> `get_turn_steps` -> `get_session_full` for the complete transcript; \
+`get_event_details` for one event in full; `analyze_session` for failures, loops and slow tools; \
+`get_project_info` for the projects and their sessions.";
+
+/// The server with every `trace` tool, serving `store`.
+pub fn build(store: TraceStore) -> Result<ToolServer, BuildError> {
+    ToolServer::builder()
+        .name("agtrace")
+        .version(env!("CARGO_PKG_VERSION"))
+        .title("agtrace: agent session logs")
+        .instructions(INSTRUCTIONS)
+        .families(["trace"])
+        .state(store)
+        .build()
+}

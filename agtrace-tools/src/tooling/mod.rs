@@ -1,0 +1,1 @@
+//! What the trace tools share: wire enums, error mapping, text shortening.

@@ -1,0 +1,4 @@
+//! The trace tools, one file each. `build.rs` declares every file of this folder as a module:
+//! a new tool is a new file, nothing else to edit.
+
+include!(concat!(env!("OUT_DIR"), "/tool_modules.rs"));
