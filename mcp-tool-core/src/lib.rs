@@ -29,6 +29,8 @@ pub use envelope::{Envelope, Output, estimate_tokens, format_size};
 pub use error::{ToolError, ToolResult, codes};
 pub use mcp_tool_macros::{mcp_tool, tool_args, tool_output};
 pub use page::Page;
+/// The MCP implementation underneath, for what this crate does not wrap.
+pub use rmcp;
 pub use server::{BuildError, LintWarning, ToolServer, ToolServerBuilder};
 pub use server::transport::{HTTP_PATH, ServeError};
 pub use server::dispatch::UnknownTool;
@@ -54,15 +56,4 @@ pub mod __private {
     pub use std::option::Option::{self, None, Some};
     pub use std::result::Result::{self, Err, Ok};
     pub use std::vec::Vec;
-
-    /// Keeps a cross-item check (`pagination_mismatch`) in const evaluation, where it fails
-    /// the build with the lint's message.
-    pub const fn assert_pagination(has_cursor: bool, paginated: bool, message_cursor_without_page: &str, message_page_without_cursor: &str) {
-        if has_cursor && !paginated {
-            panic!("{}", message_cursor_without_page);
-        }
-        if paginated && !has_cursor {
-            panic!("{}", message_page_without_cursor);
-        }
-    }
 }

@@ -223,24 +223,40 @@ fn param_findings(i: usize, p: &Param, args: &Args, names: &[&str], out: &mut Ve
             } else {
                 format!("\"{value}\"")
             };
+            // The help must lead to code that compiles: `#[arg(default)]` next to
+            // `#[serde(default)]` is a duplicate serde attribute, and on an `Option` it is a
+            // contradiction the macro refuses.
+            let help = if p.serde_default {
+                format!(
+                    "replace `#[serde(default)]` with `#[arg(default = {value})]` so the default is in the schema and checked"
+                )
+            } else {
+                format!(
+                    "declare it with `#[arg(default = {value})]` and drop the `Option` (a field with a default always has a value), so it is in the schema and checked"
+                )
+            };
             out.push(Finding::new(
                 Lint::ImplicitDefault,
                 target,
                 format!("`{name}` has a default the schema does not show: {why}"),
-                format!(
-                    "declare it with `#[arg(default = {value})]` so it is in the schema and checked"
-                ),
+                help,
             ));
         }
     }
 
     if is_integer(&p.ty) && p.max.is_none() && text::is_page_size_name(name) {
-        let default = p.default.as_deref().unwrap_or("20");
+        // An optional page size without a default is an `Option`, where `#[arg(default)]` is
+        // refused: suggest only the bound there.
+        let attr = match p.default.as_deref() {
+            Some(default) => format!("#[arg(default = {default}, max = 100)]"),
+            None if !p.required => "#[arg(max = 100)]".to_string(),
+            None => "#[arg(default = 20, max = 100)]".to_string(),
+        };
         out.push(Finding::new(
             Lint::UnboundedLimit,
             target,
             format!("`{name}` sets a page size but has no maximum: a model can ask for everything at once"),
-            format!("bound it: `#[arg(default = {default}, max = 100)]`, with a maximum that keeps a page within the tool's size_hint"),
+            format!("bound it: `{attr}`, with a maximum that keeps a page within the tool's size_hint"),
         ));
     }
 
@@ -269,8 +285,11 @@ pub(crate) fn check_tool(tool: &Tool, budget: usize) -> Report {
 
     if !text::is_valid_tool_name(name) {
         let fixed = text::snake_case(name);
+        // The suggestion must pass the verb-first check too, or following it fails again.
         let fixed = if fixed.is_empty() {
             "get_..".to_string()
+        } else if !text::is_verb(fixed.split('_').next().unwrap_or("")) {
+            format!("get_{fixed}").chars().take(64).collect()
         } else {
             fixed
         };

@@ -40,7 +40,17 @@ fn type_class(ty: &Type) -> lint::TypeClass {
     }
 }
 
+/// Whether a field is the pagination cursor, by the same rule as the lint (`Param::is_cursor`),
+/// so that the const-evaluated check and the lint never disagree.
+pub fn is_cursor(ident: &syn::Ident, ty: &Type) -> bool {
+    lint::Param::new(ident.to_string(), type_class(ty)).is_cursor()
+}
+
 pub fn check_args(args: &ArgsItemRef, errors: &mut Errors) {
+    // Without the `lints` feature the macros only expand (to measure what the lints cost).
+    if cfg!(not(feature = "lints")) {
+        return;
+    }
     let Shape::Struct(fields) = &args.shape else { return };
     let params = fields
         .iter()
@@ -70,6 +80,9 @@ pub fn check_args(args: &ArgsItemRef, errors: &mut Errors) {
 }
 
 pub fn check_tool(tool: &ToolItemRef, name: &str, paginated: bool, has_args: bool, output: &Type, errors: &mut Errors) {
+    if cfg!(not(feature = "lints")) {
+        return;
+    }
     let attr = &tool.attr;
     let model = lint::Tool {
         name: name.to_owned(),
@@ -108,15 +121,16 @@ pub fn check_tool(tool: &ToolItemRef, name: &str, paginated: bool, has_args: boo
 
 /// Whether the tool silenced `pagination_mismatch` (then no const check is emitted).
 pub fn allows_pagination_mismatch(tool: &ToolItemRef) -> bool {
-    lint::find_allow(&model_allows(&tool.allows), lint::Lint::PaginationMismatch).is_some()
+    cfg!(not(feature = "lints")) || lint::find_allow(&model_allows(&tool.allows), lint::Lint::PaginationMismatch).is_some()
 }
 
 /// The messages of the const-evaluated cross-item check: a cursor without a page, a page
-/// without a cursor.
+/// without a cursor. The compiler prefixes them with "evaluation panicked: ", so the lint name
+/// comes right after, as in every other lint error.
 pub fn pagination_messages(name: &str) -> (String, String) {
     let render = |has_cursor, shape| {
         lint::check_pagination(has_cursor, shape)
-            .map(|f| format!("`{name}`: {}", f.render()))
+            .map(|f| format!("[{}] `{name}`: {}\n\nhelp: {}", f.code(), f.message, f.help))
             .unwrap_or_default()
     };
     (render(true, lint::OutputShape::Single), render(false, lint::OutputShape::Page))

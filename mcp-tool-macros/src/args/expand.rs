@@ -2,6 +2,7 @@
 //! range checks and the facts `#[mcp_tool]` needs.
 
 use super::parse::{ArgsItem, Shape};
+use super::validate::{is_number, option_inner};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::{Expr, Item, Lit};
@@ -47,7 +48,11 @@ fn expand_struct(args: &ArgsItem) -> TokenStream {
     for (field, syn_field) in fields.iter().zip(item.fields.iter_mut()) {
         let name = field.ident.to_string();
         let ty = &field.ty;
-        let default_fn = field.default.as_ref().map(|expr| {
+        // A default on an `Option` and a bound on a non-number are reported by validate; code
+        // for them would only add type errors that contradict the help.
+        let default = field.default.as_ref().filter(|_| option_inner(ty).is_none());
+        let numeric = is_number(option_inner(ty).unwrap_or(ty));
+        let default_fn = default.map(|expr| {
             let fn_ident = format_ident!("__mcp_default_{}", field.ident);
             let value = match expr {
                 Expr::Lit(l) if matches!(l.lit, Lit::Str(_)) => quote!(::core::convert::Into::into(#expr)),
@@ -61,8 +66,8 @@ fn expand_struct(args: &ArgsItem) -> TokenStream {
             syn_field.attrs.push(syn::parse_quote!(#[serde(default = #path)]));
             fn_ident
         });
-        let min = field.min.as_ref().map(|(t, _)| t.clone());
-        let max = field.max.as_ref().map(|(t, _)| t.clone());
+        let min = field.min.as_ref().filter(|_| numeric).map(|(t, _)| t.clone());
+        let max = field.max.as_ref().filter(|_| numeric).map(|(t, _)| t.clone());
         if min.is_some() || max.is_some() {
             let as_f64 = |b: &Option<String>| match b {
                 Some(t) => {
@@ -102,7 +107,7 @@ fn expand_struct(args: &ArgsItem) -> TokenStream {
         }
     }
 
-    let has_cursor = fields.iter().any(|f| f.ident == "cursor");
+    let has_cursor = fields.iter().any(|f| crate::lints::is_cursor(&f.ident, &f.ty));
     let mut exceptions: Vec<TokenStream> = args
         .allows
         .iter()

@@ -28,9 +28,19 @@ struct ItemAttr {
     allow: HashMap<Ident, LitStr>,
 }
 
+/// An attribute value kept as written: darling would read `default = "text"` as the
+/// expression inside the string, but a default string is just a string.
+struct Verbatim(Expr);
+
+impl FromMeta for Verbatim {
+    fn from_expr(expr: &Expr) -> darling::Result<Self> {
+        Ok(Verbatim(expr.clone()))
+    }
+}
+
 #[derive(Default, FromMeta)]
 struct FieldAttr {
-    default: Option<Expr>,
+    default: Option<Verbatim>,
     min: Option<Expr>,
     max: Option<Expr>,
     #[darling(default)]
@@ -99,7 +109,7 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
                     serde_default: serde_flag(&f.attrs, "default").is_some(),
                     min: attr.min.as_ref().and_then(|e| number_text(e, errors)),
                     max: attr.max.as_ref().and_then(|e| number_text(e, errors)),
-                    default: attr.default,
+                    default: attr.default.map(|v| v.0),
                     allows: allows_from(attr.allow),
                     ty: f.ty.clone(),
                     ident,
@@ -111,7 +121,7 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
         Item::Enum(e) => {
             for v in e.variants.iter().filter(|v| !matches!(v.fields, Fields::Unit)) {
                 errors.error(
-                    v.span(),
+                    v.fields.span(),
                     format!("variant `{}` has fields; #[tool_args] enums are closed sets of names", v.ident),
                     "keep the variants fieldless; for alternatives with data, split the tool or use a struct per case",
                 );

@@ -84,10 +84,13 @@ pub fn expand(tool: &ToolItem, checked: &Checked) -> TokenStream {
             syn::ReturnType::Type(_, t) => t.span(),
             syn::ReturnType::Default => fn_ident.span(),
         };
+        // The panic is written here rather than called through a helper in mcp-tool-core: the
+        // error then points at the return type, with no note leading into the framework.
+        let has_cursor = quote_spanned!(span=> <#ty as ::mcp_tool_core::__private::ToolArgs>::HAS_CURSOR);
+        let (broken, message) =
+            if paginated { (quote_spanned!(span=> !#has_cursor), page_no_cursor) } else { (has_cursor, cursor_no_page) };
         quote_spanned! {span=>
-            const _: () = #p::assert_pagination(
-                <#ty as #p::ToolArgs>::HAS_CURSOR, #paginated, #cursor_no_page, #page_no_cursor,
-            );
+            const _: () = if #broken { ::core::panic!("{}", #message) };
         }
     });
 

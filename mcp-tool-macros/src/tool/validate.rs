@@ -71,7 +71,7 @@ pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<Checked> {
                 }
                 match &*pt.ty {
                     Type::Reference(r) if r.mutability.is_some() => errors.error(
-                        r.span(),
+                        r.mutability.span(),
                         "injected parameters are shared (`&T`), never `&mut T`: many calls run at once",
                         "take `&T` and use interior mutability (a Mutex, an atomic) inside the state",
                     ),

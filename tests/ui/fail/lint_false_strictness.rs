@@ -1,0 +1,11 @@
+// A harmless extra key from a model would fail the whole call.
+use mcp_tool_core::prelude::*;
+
+#[tool_args]
+#[serde(deny_unknown_fields)]
+pub struct GetSessionSummaryArgs {
+    /// Session id or a unique prefix of one.
+    pub session_id: String,
+}
+
+fn main() {}

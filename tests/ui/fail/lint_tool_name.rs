@@ -1,0 +1,22 @@
+// A name some clients reject, and a valid one that does not say what the tool does.
+use mcp_tool_core::prelude::*;
+
+#[tool_output]
+pub struct SessionSummary {
+    /// Full session id.
+    pub session_id: String,
+}
+
+/// The newest session.
+#[mcp_tool(name = "sessionSummary", family = "trace", size_hint = "5KB", read_only)]
+pub async fn session_summary_camel() -> ToolResult<SessionSummary> {
+    Ok(SessionSummary { session_id: String::new() })
+}
+
+/// The newest session.
+#[mcp_tool(name = "session_summary", family = "trace", size_hint = "5KB", read_only)]
+pub async fn session_summary() -> ToolResult<SessionSummary> {
+    Ok(SessionSummary { session_id: String::new() })
+}
+
+fn main() {}

@@ -1,0 +1,22 @@
+// Tools run on the server's runtime: a blocking fn would stall every other call.
+use mcp_tool_core::prelude::*;
+
+#[tool_output]
+pub struct Summary {
+    /// Full session id.
+    pub session_id: String,
+}
+
+#[tool_args]
+pub struct GetSummaryArgs {
+    /// Session id or a unique prefix of one.
+    pub session_id: String,
+}
+
+/// Ids, times and model of one session.
+#[mcp_tool(name = "get_summary", family = "trace", size_hint = "5KB", read_only)]
+pub fn get_summary(args: GetSummaryArgs) -> ToolResult<Summary> {
+    Ok(Summary { session_id: args.session_id })
+}
+
+fn main() {}

@@ -1,0 +1,39 @@
+// The seed `get_session_details` with its coupling shouted: emphasis does not make it visible to
+// the schema, so it is the same finding.
+use mcp_tool_core::prelude::*;
+
+/// How much of the session to return.
+#[tool_args]
+pub enum DetailLevel {
+    /// Ids, times, model and token counts.
+    Summary,
+    /// One entry per turn.
+    Turns,
+    /// Every event, untruncated.
+    Full,
+}
+
+#[tool_args]
+pub struct GetSessionDetailsArgs {
+    /// Session id or a unique prefix of one.
+    pub session_id: String,
+    /// How much of the session to return.
+    pub detail_level: Option<DetailLevel>,
+    /// Include reasoning blocks.
+    /// WARNING: Only valid when detail_level='turns'. Ignored otherwise.
+    pub include_reasoning: Option<bool>,
+}
+
+#[tool_output]
+pub struct SessionDetails {
+    /// Full session id.
+    pub session_id: String,
+}
+
+/// Details of one session, at the chosen level.
+#[mcp_tool(name = "get_session_details", family = "trace", size_hint = "50KB", read_only)]
+pub async fn get_session_details(args: GetSessionDetailsArgs) -> ToolResult<SessionDetails> {
+    Ok(SessionDetails { session_id: args.session_id })
+}
+
+fn main() {}

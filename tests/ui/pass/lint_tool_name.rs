@@ -1,0 +1,28 @@
+// Lowercase snake_case, verb first, at most 64 characters; and a fixed name kept with a reason.
+use mcp_tool_core::prelude::*;
+
+#[tool_output]
+pub struct SessionSummary {
+    /// Full session id.
+    pub session_id: String,
+}
+
+/// Ids, times and model of the newest session.
+#[mcp_tool(name = "get_newest_session_summary", family = "trace", size_hint = "5KB", read_only)]
+pub async fn get_newest_session_summary() -> ToolResult<SessionSummary> {
+    Ok(SessionSummary { session_id: String::new() })
+}
+
+/// Ids, times and model of the newest session.
+#[mcp_tool(
+    name = "session_info",
+    family = "trace",
+    size_hint = "5KB",
+    read_only,
+    allow(tool_name = "name fixed by an external client")
+)]
+pub async fn session_info() -> ToolResult<SessionSummary> {
+    Ok(SessionSummary { session_id: String::new() })
+}
+
+fn main() {}
