@@ -5,6 +5,7 @@
 //! by [`server::build`].
 
 pub mod assemble;
+pub mod cli;
 pub mod config;
 pub mod corpus;
 pub mod error;

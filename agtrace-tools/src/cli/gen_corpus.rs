@@ -1,0 +1,41 @@
+//! `agtrace gen-corpus`: a deterministic synthetic log tree.
+
+use super::Failure;
+use crate::corpus::{CorpusSpec, generate};
+use std::path::PathBuf;
+
+#[derive(clap::Args)]
+pub struct GenCorpusArgs {
+    /// Sessions to write, spread evenly over the three providers.
+    #[arg(long, default_value_t = 30)]
+    sessions: usize,
+    /// Folder to write into (claude/projects, codex/sessions, gemini/tmp below it).
+    #[arg(long)]
+    out: PathBuf,
+    /// Seed: the same seed writes the same bytes.
+    #[arg(long, default_value_t = 2026)]
+    seed: u64,
+    /// Largest tool output in bytes.
+    #[arg(long, default_value_t = 1 << 20)]
+    max_tool_output: usize,
+}
+
+pub fn run(args: GenCorpusArgs) -> Result<(), Failure> {
+    let mut spec = CorpusSpec::new(args.sessions, args.seed);
+    spec.max_tool_output = args.max_tool_output;
+    let stats = generate(&spec, &args.out)?;
+    println!(
+        "wrote {} files, {:.1} MB ({} claude_code, {} codex, {} gemini sessions) under {}",
+        stats.files,
+        stats.bytes as f64 / 1e6,
+        stats.sessions[0],
+        stats.sessions[1],
+        stats.sessions[2],
+        args.out.display()
+    );
+    println!(
+        "use it with: agtrace --claude-dir {0}/claude/projects --codex-dir {0}/codex/sessions --gemini-dir {0}/gemini/tmp index",
+        args.out.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,40 @@
+//! `agtrace index`: bring the index up to date, with a progress bar on stderr.
+
+use super::{Failure, Roots, open_store};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+pub async fn run(roots: &Roots) -> Result<(), Failure> {
+    let store = open_store(roots.config())?;
+    let stats = tokio::task::spawn_blocking(move || {
+        let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} indexing [{bar:30}] {binary_bytes}/{binary_total_bytes} {binary_bytes_per_sec} {msg}")
+                .expect("a valid template")
+                .progress_chars("=> "),
+        );
+        let stats = store.refresh_with_progress(&mut |p| {
+            bar.set_length(p.bytes_total);
+            bar.set_position(p.bytes_done);
+            bar.set_message(format!("{}/{} files", p.files_done, p.files_total));
+        });
+        bar.finish_and_clear();
+        stats
+    })
+    .await??;
+    for note in &stats.notes {
+        eprintln!("note: {note}");
+    }
+    println!(
+        "{} files: {} parsed, {} appended, {} unchanged, {} removed; {} events added, {} malformed lines skipped; {:.1} MB in {:.2} s",
+        stats.files_seen,
+        stats.files_parsed,
+        stats.files_appended,
+        stats.files_skipped,
+        stats.files_removed,
+        stats.events_added,
+        stats.malformed_lines,
+        stats.bytes_read as f64 / 1e6,
+        stats.elapsed_ms as f64 / 1e3
+    );
+    Ok(())
+}

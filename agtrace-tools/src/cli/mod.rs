@@ -1,0 +1,136 @@
+//! The `agtrace` command line: `serve`, `call`, `index`, `tools`, `demo`, `gen-corpus`.
+//!
+//! stdout carries only the command's output (for `serve`: only MCP messages); logs and
+//! progress go to stderr.
+
+mod call;
+mod catalog;
+mod demo;
+mod gen_corpus;
+mod index;
+mod serve;
+
+use crate::{Config, TraceStore};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "agtrace", version, about = "MCP tools over the session logs of Claude Code, Codex CLI and Gemini CLI")]
+struct Cli {
+    #[command(flatten)]
+    roots: Roots,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Where the logs and the index are; each flag falls back to its environment variable, then to
+/// the provider's default location.
+#[derive(Args, Clone, Default)]
+pub struct Roots {
+    /// Claude Code projects folder [default: ~/.claude/projects]
+    #[arg(long, global = true, env = "AGTRACE_CLAUDE_DIR")]
+    claude_dir: Option<PathBuf>,
+    /// Codex CLI sessions folder [default: ~/.codex/sessions]
+    #[arg(long, global = true, env = "AGTRACE_CODEX_DIR")]
+    codex_dir: Option<PathBuf>,
+    /// Gemini CLI tmp folder [default: ~/.gemini/tmp]
+    #[arg(long, global = true, env = "AGTRACE_GEMINI_DIR")]
+    gemini_dir: Option<PathBuf>,
+    /// Where the index lives [default: the platform data dir, e.g. ~/.local/share/agtrace]
+    #[arg(long, global = true, env = "AGTRACE_DATA_DIR")]
+    data_dir: Option<PathBuf>,
+}
+
+impl Roots {
+    pub fn config(&self) -> Config {
+        let mut config = Config::from_env();
+        if let Some(d) = &self.claude_dir {
+            config.claude_dir = d.clone();
+        }
+        if let Some(d) = &self.codex_dir {
+            config.codex_dir = d.clone();
+        }
+        if let Some(d) = &self.gemini_dir {
+            config.gemini_dir = d.clone();
+        }
+        if let Some(d) = &self.data_dir {
+            config.data_dir = d.clone();
+        }
+        config
+    }
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Index what changed, then serve the tools over MCP (stdio, or streamable HTTP at /mcp).
+    Serve(serve::ServeArgs),
+    /// Run one tool without MCP and print its envelope JSON (exit code 0 even for tool errors).
+    Call(call::CallArgs),
+    /// Bring the index up to date, with a progress bar on stderr.
+    Index,
+    /// Print the tool catalog as a client sees it, with each tool's size in bytes and tokens.
+    Tools(catalog::ToolsArgs),
+    /// A scripted MCP session over the bundled sample logs, printed step by step.
+    Demo,
+    /// Write a deterministic synthetic log tree (all three providers) for tests and benchmarks.
+    GenCorpus(gen_corpus::GenCorpusArgs),
+}
+
+/// A command's failure: printed on stderr, exit code 1 (2 for bad usage).
+pub struct Failure {
+    pub message: String,
+    pub code: u8,
+}
+
+impl Failure {
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self { message: message.into(), code: 2 }
+    }
+}
+
+impl<E: std::fmt::Display> From<E> for Failure {
+    fn from(e: E) -> Self {
+        Self { message: e.to_string(), code: 1 }
+    }
+}
+
+/// Opens the store for `config`: checks that the index stays out of the log roots.
+pub fn open_store(config: Config) -> Result<TraceStore, Failure> {
+    config.validate()?;
+    Ok(TraceStore::open(config)?)
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging();
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("agtrace: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let outcome = runtime.block_on(async {
+        match cli.command {
+            Command::Serve(args) => serve::run(&cli.roots, args).await,
+            Command::Call(args) => call::run(&cli.roots, args).await,
+            Command::Index => index::run(&cli.roots).await,
+            Command::Tools(args) => catalog::run(&cli.roots, args).await,
+            Command::Demo => demo::run().await,
+            Command::GenCorpus(args) => gen_corpus::run(args),
+        }
+    });
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("agtrace: {}", failure.message);
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("AGTRACE_LOG").unwrap_or_else(|_| "warn".into());
+    tracing_subscriber::fmt().with_writer(std::io::stderr).with_env_filter(filter).init();
+}

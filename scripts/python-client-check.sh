@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the official Python MCP SDK in a throwaway virtualenv and runs
+# scripts/python_client_check.py against the hello_tools example over stdio.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo build -q -p mcp-tool-examples --bin hello_tools
+binary="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug/hello_tools"
+
+venv="$(mktemp -d)"
+trap 'rm -rf "$venv"' EXIT
+python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check "mcp>=1.9,<2"
+"$venv/bin/python" -c 'import importlib.metadata as m; print("python mcp SDK", m.version("mcp"))'
+"$venv/bin/python" scripts/python_client_check.py "$binary"
