@@ -44,6 +44,25 @@ pub async fn wait_long() -> ToolResult<String> {
     Ok("woke up".into())
 }
 
+/// Set by `wait_for_cancel` when its future is dropped: the server stopped running it.
+pub struct Stopped(std::sync::atomic::AtomicBool);
+
+struct SetOnDrop<'a>(&'a Stopped);
+
+impl Drop for SetOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+/// Wait until the client cancels the call, to test cancellation.
+#[mcp_tool(name = "wait_for_cancel", family = "runtime", size_hint = "1KB", read_only)]
+pub async fn wait_for_cancel(stopped: &Stopped, ctx: &ToolContext) -> ToolResult<String> {
+    let _guard = SetOnDrop(stopped);
+    tokio::time::timeout(Duration::from_secs(20), ctx.cancelled()).await.ok();
+    Ok("cancelled or tired of waiting".into())
+}
+
 /// Show a picture with a caption, to test rich content.
 #[mcp_tool(name = "show_picture", family = "runtime", size_hint = "1KB", read_only)]
 pub async fn show_picture() -> ToolResult<Content> {
@@ -73,6 +92,7 @@ fn server() -> ToolServer {
         .name("runtime-tests")
         .version("1.2.3")
         .state(Counter(Default::default()))
+        .state(Stopped(Default::default()))
         .families(["runtime", "other"])
         .timeout(Duration::from_millis(300))
         .build()
@@ -135,7 +155,7 @@ async fn rich_content_is_sent_as_blocks_without_the_envelope() {
 async fn families_select_tools_and_list_order_is_family_then_name() {
     let client = TestClient::in_process(&server()).await;
     let names: Vec<String> = client.list_tools().await.iter().map(|t| t.name.to_string()).collect();
-    assert_eq!(names, ["count_calls", "render_text", "show_picture", "trigger_panic", "wait_long"]);
+    assert_eq!(names, ["count_calls", "render_text", "show_picture", "trigger_panic", "wait_for_cancel", "wait_long"]);
     let only = ToolServer::builder().state(Counter(Default::default())).families(["other"]).build().unwrap();
     assert_eq!(only.tools().map(|t| t.name.to_string()).collect::<Vec<_>>(), ["count_calls"]);
 }
@@ -144,6 +164,7 @@ async fn families_select_tools_and_list_order_is_family_then_name() {
 async fn tools_list_is_paginated_with_next_cursor() {
     let server = ToolServer::builder()
         .state(Counter(Default::default()))
+        .state(Stopped(Default::default()))
         .families(["runtime", "other"])
         .tools_page_size(2)
         .build()
@@ -153,23 +174,23 @@ async fn tools_list_is_paginated_with_next_cursor() {
     assert_eq!(first.tools.len(), 2);
     let second = client.list_tools_page(first.next_cursor.clone()).await.unwrap();
     let third = client.list_tools_page(second.next_cursor.clone()).await.unwrap();
-    assert_eq!(third.tools.len(), 1);
+    assert_eq!(third.tools.len(), 2);
     assert!(third.next_cursor.is_none());
-    assert_eq!(client.list_tools().await.len(), 5, "list_all_tools follows the cursors");
+    assert_eq!(client.list_tools().await.len(), 6, "list_all_tools follows the cursors");
     let bad = client.list_tools_page(Some("tools:999".into())).await;
     assert!(bad.is_err(), "a cursor past the end is a protocol error");
 }
 
 #[tokio::test]
 async fn build_reports_every_problem_at_once() {
-    // No state for `&Counter`, a duplicate name, and a family that does not exist.
+    // No state for `&Counter` (nor `&Stopped`), a duplicate name, a family that does not exist.
     let err = ToolServer::builder().families(["duplicates", "runtime", "nonexistent"]).build().unwrap_err();
     let text = err.to_string();
     assert!(text.contains("family `nonexistent` has no tools"), "{text}");
     assert!(text.contains("tool name `get_twin` is registered twice: at tests/tests/runtime.rs:"), "{text}");
     assert!(text.contains("tool `render_text` (tests/tests/runtime.rs:"), "{text}");
     assert!(text.contains("takes `&Counter`, but the server has no state of that type"), "{text}");
-    assert_eq!(err.problems.len(), 3, "{text}");
+    assert_eq!(err.problems.len(), 4, "{text}");
 }
 
 #[tokio::test]
@@ -227,4 +248,27 @@ async fn state_is_shared_between_tools() {
         client.call("render_text", json!({"text": "a"})).await.expect_ok();
     }
     assert_eq!(client.call("count_calls", json!({})).await.expect_ok(), 3);
+}
+
+#[tokio::test]
+async fn a_call_the_client_cancels_stops_running_on_the_server() {
+    let server = ToolServer::builder()
+        .state(Counter(Default::default()))
+        .state(Stopped(Default::default()))
+        .families(["runtime"])
+        .build()
+        .unwrap();
+    let client = TestClient::in_process(&server).await;
+    // Dropping the pending call makes the rmcp client send notifications/cancelled.
+    let gave_up = tokio::time::timeout(Duration::from_millis(200), client.call("wait_for_cancel", json!({}))).await;
+    assert!(gave_up.is_err());
+    let stopped = server.state::<Stopped>().unwrap();
+    for _ in 0..100 {
+        if stopped.0.load(std::sync::atomic::Ordering::SeqCst) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(stopped.0.load(std::sync::atomic::Ordering::SeqCst), "the tool's future was dropped after the cancel");
+    assert!(client.call("render_text", json!({"text": "ok"})).await.is_ok(), "the session goes on");
 }

@@ -66,6 +66,11 @@ impl ToolServer {
         self.inner.tools.iter().map(|p| p.def)
     }
 
+    /// A state given to the builder, e.g. to inspect it in tests.
+    pub fn state<T: Send + Sync + 'static>(&self) -> Option<&T> {
+        self.inner.states.get::<T>()
+    }
+
     /// Design-rule findings on the served schemas (also logged as warnings at build).
     pub fn lint_warnings(&self) -> &[LintWarning] {
         &self.inner.lint_warnings
