@@ -1,7 +1,7 @@
 //! End to end: `hello_tools` as a child process, driven over stdio by an rmcp client.
 
+use mcp_tool_core::LogLevel;
 use mcp_tool_core::testing::{Notification, TestClient};
-use rmcp::model::LoggingLevel;
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
@@ -163,7 +163,7 @@ async fn progress_and_log_messages_reach_the_client_and_honor_the_level() {
     assert_eq!(logs, 3);
 
     // Above `info`, the tool's info messages are no longer sent.
-    client.set_log_level(LoggingLevel::Warning).await;
+    client.set_log_level(LogLevel::Warning).await;
     client.call("add_task", json!({"title": "again", "status": "done"})).await.expect_ok();
     let before = client.notifications().len();
     client.call("archive_done_tasks", json!({})).await.expect_ok();

@@ -5,6 +5,7 @@ use rmcp::{Peer, RoleServer};
 use serde_json::Value;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
+use crate::registry::ToolDef;
 use tokio_util::sync::CancellationToken;
 
 /// Severity of a log message sent to the client, lowest first (RFC 5424 order, as in MCP).
@@ -34,7 +35,7 @@ impl LogLevel {
         }
     }
 
-    fn to_rmcp(self) -> LoggingLevel {
+    pub(crate) fn to_rmcp(self) -> LoggingLevel {
         match self {
             Self::Debug => LoggingLevel::Debug,
             Self::Info => LoggingLevel::Info,
@@ -62,13 +63,24 @@ impl LevelFilter {
     }
 }
 
-/// Warnings a tool added with [`ToolContext::add_warning`], collected after it returns.
+/// What a tool said about its answer through the context (warnings, a hint), collected by
+/// the runtime after the tool returns: the context itself moves into the tool's future.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct PendingWarnings(Arc<Mutex<Vec<String>>>);
+pub(crate) struct Notes(Arc<Mutex<NotesInner>>);
 
-impl PendingWarnings {
-    pub fn take(&self) -> Vec<String> {
-        std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()))
+#[derive(Debug, Default)]
+pub(crate) struct NotesInner {
+    pub warnings: Vec<String>,
+    pub hint: Option<String>,
+}
+
+impl Notes {
+    fn with<R>(&self, f: impl FnOnce(&mut NotesInner) -> R) -> R {
+        f(&mut self.0.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    pub fn take(&self) -> NotesInner {
+        self.with(std::mem::take)
     }
 }
 
@@ -78,32 +90,46 @@ impl PendingWarnings {
 /// Outside an MCP session (a direct call from a CLI or a test) notifications go nowhere.
 pub struct ToolContext {
     tool: &'static str,
+    size_hint: usize,
     peer: Option<Peer<RoleServer>>,
     progress_token: Option<ProgressToken>,
     cancellation: CancellationToken,
     level: LevelFilter,
-    warnings: PendingWarnings,
+    notes: Notes,
 }
 
 impl ToolContext {
     pub(crate) fn new(
-        tool: &'static str,
+        def: &'static ToolDef,
         peer: Option<Peer<RoleServer>>,
         progress_token: Option<ProgressToken>,
         cancellation: CancellationToken,
         level: LevelFilter,
     ) -> Self {
-        Self { tool, peer, progress_token, cancellation, level, warnings: PendingWarnings::default() }
+        Self {
+            tool: def.name,
+            size_hint: def.size_hint,
+            peer,
+            progress_token,
+            cancellation,
+            level,
+            notes: Notes::default(),
+        }
     }
 
     /// A context with no client attached, for direct calls.
-    pub(crate) fn detached(tool: &'static str) -> Self {
-        Self::new(tool, None, None, CancellationToken::new(), LevelFilter::default())
+    pub(crate) fn detached(def: &'static ToolDef) -> Self {
+        Self::new(def, None, None, CancellationToken::new(), LevelFilter::default())
     }
 
     /// The wire name of the running tool.
     pub fn tool_name(&self) -> &'static str {
         self.tool
+    }
+
+    /// The tool's `size_hint` in bytes: the budget of the whole answer, envelope included.
+    pub fn size_hint(&self) -> usize {
+        self.size_hint
     }
 
     /// Reports progress if the client asked for it (sent a progress token); otherwise a no-op.
@@ -156,12 +182,20 @@ impl ToolContext {
 
     /// Adds a sentence to the answer's `warnings` (e.g. "3 files could not be read").
     pub fn add_warning(&self, warning: impl Into<String>) {
-        self.warnings.0.lock().unwrap_or_else(|p| p.into_inner()).push(warning.into());
+        let warning = warning.into();
+        self.notes.with(|n| n.warnings.push(warning));
+    }
+
+    /// Sets the answer's `hint`: a sentence for the model about what to call next. A `Page`'s
+    /// own hint wins over this one.
+    pub fn set_hint(&self, hint: impl Into<String>) {
+        let hint = hint.into();
+        self.notes.with(|n| n.hint = Some(hint));
     }
 
     /// A handle that outlives the context, which moves into the tool's future.
-    pub(crate) fn pending_warnings(&self) -> PendingWarnings {
-        self.warnings.clone()
+    pub(crate) fn notes(&self) -> Notes {
+        self.notes.clone()
     }
 
     pub(crate) fn cancellation(&self) -> &CancellationToken {

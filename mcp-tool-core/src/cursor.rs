@@ -129,12 +129,13 @@ pub(crate) fn decode(text: &str) -> Result<Decoded, ToolError> {
     Ok(Decoded { tool: wire.t, fingerprint: wire.f, position: wire.p })
 }
 
-/// Fingerprint of the query a call makes: its arguments with schema defaults filled in, nulls
-/// dropped, and the page-shaping arguments (`cursor`, `limit`) left out. Equal queries written
-/// differently (an omitted default, an explicit `null`) get the same fingerprint.
-pub(crate) fn fingerprint(arguments: &Map<String, Value>, defaults: &Map<String, Value>) -> String {
+/// Fingerprint of the query a call makes: its declared arguments with schema defaults filled
+/// in, nulls dropped, and the page-shaping arguments (`cursor`, `limit`) left out. Equal queries
+/// written differently (an omitted default, an explicit `null`, an ignored unknown argument)
+/// get the same fingerprint.
+pub(crate) fn fingerprint(arguments: &Map<String, Value>, defaults: &Map<String, Value>, declared: &[String]) -> String {
     let mut query: Map<String, Value> = defaults.clone();
-    for (key, value) in arguments {
+    for (key, value) in arguments.iter().filter(|(k, _)| declared.iter().any(|d| d == *k)) {
         if !value.is_null() {
             query.insert(key.clone(), value.clone());
         } else {
@@ -171,13 +172,17 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn declared() -> Vec<String> {
+        ["query", "limit", "cursor", "provider", "order"].map(String::from).to_vec()
+    }
+
     fn obj(v: Value) -> Map<String, Value> {
         v.as_object().cloned().unwrap()
     }
 
     #[test]
     fn round_trips_and_verifies() {
-        let f = fingerprint(&obj(json!({"query": "x"})), &Map::new());
+        let f = fingerprint(&obj(json!({"query": "x"})), &Map::new(), &declared());
         let c = encode("search", &f, json!({"offset": 20}));
         verify(&c, "search", &f).unwrap();
         let cursor: Cursor = serde_json::from_value(Value::String(c)).unwrap();
@@ -191,19 +196,20 @@ mod tests {
     #[test]
     fn fingerprint_ignores_page_shape_nulls_and_explicit_defaults() {
         let defaults = obj(json!({"order": "newest"}));
-        let a = fingerprint(&obj(json!({"query": "x", "limit": 5})), &defaults);
+        let a = fingerprint(&obj(json!({"query": "x", "limit": 5})), &defaults, &declared());
         let b = fingerprint(
-            &obj(json!({"query": "x", "limit": 50, "cursor": "abc", "provider": null, "order": "newest"})),
+            &obj(json!({"query": "x", "limit": 50, "cursor": "abc", "provider": null, "order": "newest", "unknown": 1})),
             &defaults,
+            &declared(),
         );
         assert_eq!(a, b);
-        let c = fingerprint(&obj(json!({"query": "y"})), &defaults);
+        let c = fingerprint(&obj(json!({"query": "y"})), &defaults, &declared());
         assert_ne!(a, c);
     }
 
     #[test]
     fn mangled_cursor_is_invalid_cursor() {
-        let f = fingerprint(&Map::new(), &Map::new());
+        let f = fingerprint(&Map::new(), &Map::new(), &declared());
         let c = encode("t", &f, json!(10));
         let mut chars: Vec<char> = c.chars().collect();
         let mid = chars.len() / 2;
@@ -216,8 +222,8 @@ mod tests {
 
     #[test]
     fn cursor_from_another_query_or_tool_is_rejected() {
-        let f1 = fingerprint(&obj(json!({"query": "a"})), &Map::new());
-        let f2 = fingerprint(&obj(json!({"query": "b"})), &Map::new());
+        let f1 = fingerprint(&obj(json!({"query": "a"})), &Map::new(), &declared());
+        let f2 = fingerprint(&obj(json!({"query": "b"})), &Map::new(), &declared());
         let c = encode("t", &f1, json!(10));
         let e = verify(&c, "t", &f2).unwrap_err();
         assert!(e.message.contains("other arguments"), "{}", e.message);

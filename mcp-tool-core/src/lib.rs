@@ -11,7 +11,7 @@
 
 pub mod args;
 pub mod content;
-mod client_requests;
+pub mod client_requests;
 mod context;
 mod cursor;
 mod envelope;
@@ -22,6 +22,7 @@ mod server;
 mod state;
 pub mod testing;
 
+pub use client_requests::{ClientCapability, Elicitation, Sampled, SamplingRequest};
 pub use content::Content;
 pub use context::{LogLevel, ToolContext};
 pub use cursor::Cursor;
@@ -31,7 +32,7 @@ pub use mcp_tool_macros::{mcp_tool, tool_args, tool_output};
 pub use page::Page;
 /// The MCP implementation underneath, for what this crate does not wrap.
 pub use rmcp;
-pub use server::{BuildError, LintWarning, ToolServer, ToolServerBuilder};
+pub use server::{BuildError, LintWarning, SIZE_HINT_META, ToolServer, ToolServerBuilder};
 pub use server::transport::{HTTP_PATH, ServeError};
 pub use server::dispatch::UnknownTool;
 

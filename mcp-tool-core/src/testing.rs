@@ -10,9 +10,9 @@
 //! # }
 //! ```
 
-use crate::ToolServer;
+use crate::{LogLevel, SIZE_HINT_META, ToolServer};
 use rmcp::model::{
-    CallToolRequestParams, ClientConfig, Implementation, LoggingLevel, LoggingMessageNotificationParam,
+    CallToolRequestParams, ClientConfig, Implementation, LoggingMessageNotificationParam,
     NumberOrString, PaginatedRequestParams, ProgressNotificationParam, ProgressToken, RequestMetaObject,
     SetLevelRequestParams, Tool,
 };
@@ -20,6 +20,7 @@ use rmcp::service::{NotificationContext, RunningService};
 use rmcp::transport::IntoTransport;
 use rmcp::{ClientHandler, RoleClient, ServiceError, ServiceExt};
 use serde_json::Value;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// A notification the client received.
@@ -105,7 +106,8 @@ impl Answer {
 pub struct TestClient {
     service: RunningService<RoleClient, Recorder>,
     recorder: Recorder,
-    server: Option<ToolServer>,
+    /// Size hints by tool, from the `_meta` of the listed tools.
+    size_hints: Mutex<HashMap<String, usize>>,
 }
 
 impl TestClient {
@@ -118,8 +120,9 @@ impl TestClient {
                 tracing::debug!(error = %e, "in-process test server stopped");
             }
         });
-        let mut client = Self::connect(client_io).await.expect("in-process MCP handshake");
-        client.server = Some(server.clone());
+        let client = Self::connect(client_io).await.expect("in-process MCP handshake");
+        let hints = server.definitions().map(|d| (d.name.to_owned(), d.size_hint)).collect();
+        *client.size_hints.lock().unwrap_or_else(|p| p.into_inner()) = hints;
         client
     }
 
@@ -131,7 +134,7 @@ impl TestClient {
     {
         let recorder = Recorder::default();
         let service = recorder.clone().serve(transport).await.map_err(|e| e.to_string())?;
-        Ok(Self { service, recorder, server: None })
+        Ok(Self { service, recorder, size_hints: Mutex::default() })
     }
 
     /// The server's `initialize` answer.
@@ -141,7 +144,15 @@ impl TestClient {
 
     /// Every tool, following `nextCursor` through all pages.
     pub async fn list_tools(&self) -> Vec<Tool> {
-        self.service.peer().list_all_tools().await.expect("tools/list")
+        let tools = self.service.peer().list_all_tools().await.expect("tools/list");
+        let mut hints = self.size_hints.lock().unwrap_or_else(|p| p.into_inner());
+        for tool in &tools {
+            let hint = tool.meta.as_ref().and_then(|m| m.get(SIZE_HINT_META)).and_then(|v| v.as_u64());
+            if let Some(bytes) = hint {
+                hints.insert(tool.name.to_string(), bytes as usize);
+            }
+        }
+        tools
     }
 
     /// One `tools/list` page.
@@ -185,9 +196,8 @@ impl TestClient {
     }
 
     /// Asks the server to send only log messages at `level` or above.
-    pub async fn set_log_level(&self, level: LoggingLevel) {
-        #[allow(deprecated)]
-        self.service.peer().set_level(SetLevelRequestParams::new(level)).await.expect("logging/setLevel");
+    pub async fn set_log_level(&self, level: LogLevel) {
+        self.service.peer().set_level(SetLevelRequestParams::new(level.to_rmcp())).await.expect("logging/setLevel");
     }
 
     /// Notifications received so far (progress, log messages), oldest first.
@@ -195,17 +205,18 @@ impl TestClient {
         self.recorder.seen.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    /// Panics unless the answer is within its tool's `size_hint` (in-process clients only).
+    /// Panics unless the answer is within its tool's `size_hint`. The hints come from the
+    /// server itself in-process, and from the listed tools' `_meta` otherwise (call
+    /// `list_tools` first).
     #[track_caller]
     pub fn assert_within_size_hint(&self, answer: &Answer) {
-        let server = self.server.as_ref().expect("size hints are known for in-process clients");
-        let def = server.definitions().find(|d| d.name == answer.tool).expect("a served tool");
+        let hint = self.size_hints.lock().unwrap_or_else(|p| p.into_inner()).get(&answer.tool).copied();
+        let hint = hint.unwrap_or_else(|| panic!("no size hint known for `{}`: call list_tools() first", answer.tool));
         assert!(
-            answer.bytes() <= def.size_hint,
-            "`{}` answered {} bytes, over its size hint of {} bytes",
+            answer.bytes() <= hint,
+            "`{}` answered {} bytes, over its size hint of {hint} bytes",
             answer.tool,
             answer.bytes(),
-            def.size_hint
         );
     }
 

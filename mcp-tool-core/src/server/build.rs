@@ -177,6 +177,10 @@ impl ToolServerBuilder {
     }
 }
 
+/// The `_meta` key under which each listed tool states its size hint in bytes, for clients
+/// and test harnesses that budget answers.
+pub const SIZE_HINT_META: &str = "mcp-tool/size_hint_bytes";
+
 fn prepare(def: &'static ToolDef) -> Result<Prepared, String> {
     let input = (def.input_schema)();
     let Value::Object(input) = input else {
@@ -224,6 +228,9 @@ fn prepare(def: &'static ToolDef) -> Result<Prepared, String> {
     if let Some(title) = def.title {
         tool = tool.with_title(title);
     }
+    let mut meta = rmcp::model::MetaObject::new();
+    meta.insert(SIZE_HINT_META.into(), serde_json::json!(def.size_hint));
+    tool = tool.with_meta(meta);
     Ok(Prepared { def, tool, defaults, parameters })
 }
 

@@ -41,7 +41,7 @@ impl ToolServer {
                 return Ok(envelope::failure(&e));
             }
         };
-        Ok(self.run(prepared, arguments, ToolContext::detached(prepared.def.name)).await)
+        Ok(self.run(prepared, arguments, ToolContext::detached(prepared.def)).await)
     }
 
     pub(crate) fn unknown(&self, name: &str) -> UnknownTool {
@@ -59,7 +59,7 @@ impl ToolServer {
             .map(|k| format!("Unknown argument `{k}` was ignored."))
             .collect();
 
-        let fingerprint = def.paginated.then(|| cursor::fingerprint(&arguments, &prepared.defaults));
+        let fingerprint = def.paginated.then(|| cursor::fingerprint(&arguments, &prepared.defaults, &prepared.parameters));
         if let (Some(fp), Some(Value::String(text))) = (&fingerprint, arguments.get("cursor")) {
             if let Err(e) = cursor::verify(text, def.name, fp) {
                 return envelope::failure(&e);
@@ -67,7 +67,7 @@ impl ToolServer {
         }
 
         let cancellation = context.cancellation().clone();
-        let pending = context.pending_warnings();
+        let notes = context.notes();
         let invocation = Invocation { arguments, states: self.inner.states.clone(), context };
         let call = AssertUnwindSafe((def.call)(invocation)).catch_unwind();
         let outcome = tokio::select! {
@@ -75,9 +75,13 @@ impl ToolServer {
             _ = cancellation.cancelled() => Err(ToolError::cancelled()),
             result = with_timeout(self.inner.timeout, call) => result,
         };
-        warnings.extend(pending.take());
+        let noted = notes.take();
+        warnings.extend(noted.warnings);
         match outcome {
-            Ok(output) => {
+            Ok(mut output) => {
+                if output.hint.is_none() {
+                    output.hint = noted.hint;
+                }
                 let next = output.page.as_ref().and_then(|p| p.next.clone());
                 let next_cursor = match (next, &fingerprint) {
                     (Some(position), Some(fp)) => Some(cursor::encode(def.name, fp, position)),

@@ -80,7 +80,7 @@ impl ServerHandler for Handler {
         };
         let progress_token = context.meta.get_progress_token();
         let tool_context = ToolContext::new(
-            prepared.def.name,
+            prepared.def,
             Some(context.peer.clone()),
             progress_token,
             context.ct.clone(),

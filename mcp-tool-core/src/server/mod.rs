@@ -5,7 +5,7 @@ pub(crate) mod dispatch;
 mod handler;
 pub(crate) mod transport;
 
-pub use build::{BuildError, LintWarning, ToolServerBuilder};
+pub use build::{BuildError, LintWarning, SIZE_HINT_META, ToolServerBuilder};
 pub(crate) use handler::Handler;
 
 use crate::registry::ToolDef;
