@@ -167,6 +167,7 @@ pub fn server() -> ToolServer {
         .version(env!("CARGO_PKG_VERSION"))
         .instructions("A task board. `list_tasks` pages through tasks; `get_task` shows one; `add_task` adds one; `archive_done_tasks` clears finished ones.")
         .state(Board::seeded())
+        .families(["board"])
         .build()
         .unwrap_or_else(|e| panic!("{e}"))
 }

@@ -2,4 +2,5 @@
 //! `server()` constructor, and a thin binary in `src/bin/` that serves it; tests build the
 //! same servers in-process.
 
+pub mod conformance;
 pub mod hello;

@@ -1,0 +1,282 @@
+//! `conformance_server`: the tool set of the MCP conformance suite's "everything server"
+//! (`@modelcontextprotocol/conformance`), written with `#[mcp_tool]`.
+//!
+//! The suite fixes the tool names and what each returns; `scripts/conformance.sh` runs the
+//! suite against this server. Tools that must answer with exact content blocks return
+//! `ToolResult<Content>`; the rest use the envelope like any other tool.
+//!
+//! Run: `cargo run -p mcp-tool-examples --bin conformance_server -- --listen 127.0.0.1:3000`
+//! (streamable HTTP at `/mcp`).
+
+use mcp_tool_core::content::Role;
+use mcp_tool_core::prelude::*;
+use mcp_tool_core::{Elicitation, SamplingRequest, ToolServer};
+use serde_json::json;
+use std::time::Duration;
+
+/// A 1x1 red PNG.
+pub const RED_PIXEL_PNG: &str =
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC";
+
+/// A valid WAV file: 8 kHz, 16-bit mono, `samples` samples of silence.
+pub fn silent_wav(samples: u32) -> Vec<u8> {
+    let data_len = samples * 2;
+    let mut wav = Vec::with_capacity(44 + data_len as usize);
+    wav.extend_from_slice(b"RIFF");
+    wav.extend_from_slice(&(36 + data_len).to_le_bytes());
+    wav.extend_from_slice(b"WAVEfmt ");
+    wav.extend_from_slice(&16u32.to_le_bytes()); // fmt chunk size
+    wav.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    wav.extend_from_slice(&1u16.to_le_bytes()); // mono
+    wav.extend_from_slice(&8000u32.to_le_bytes()); // sample rate
+    wav.extend_from_slice(&16000u32.to_le_bytes()); // byte rate
+    wav.extend_from_slice(&2u16.to_le_bytes()); // block align
+    wav.extend_from_slice(&16u16.to_le_bytes()); // bits per sample
+    wav.extend_from_slice(b"data");
+    wav.extend_from_slice(&data_len.to_le_bytes());
+    wav.resize(44 + data_len as usize, 0);
+    wav
+}
+
+/// Return a fixed sentence as plain text content.
+#[mcp_tool(name = "test_simple_text", family = "conformance", size_hint = "1KB", read_only)]
+pub async fn test_simple_text() -> ToolResult<Content> {
+    Ok(Content::new().text("This is a simple text response for testing."))
+}
+
+/// Return a 1x1 red PNG as image content.
+#[mcp_tool(name = "test_image_content", family = "conformance", size_hint = "1KB", read_only)]
+pub async fn test_image_content() -> ToolResult<Content> {
+    Ok(Content::new().image(RED_PIXEL_PNG, "image/png"))
+}
+
+/// Return a short silent WAV clip as audio content.
+#[mcp_tool(name = "test_audio_content", family = "conformance", size_hint = "2KB", read_only)]
+pub async fn test_audio_content() -> ToolResult<Content> {
+    Ok(Content::new().audio_bytes(&silent_wav(80), "audio/wav"))
+}
+
+/// Return a text document embedded as a resource.
+#[mcp_tool(name = "test_embedded_resource", family = "conformance", size_hint = "1KB", read_only)]
+pub async fn test_embedded_resource() -> ToolResult<Content> {
+    Ok(Content::new().embedded_text("test://embedded-resource", "text/plain", "This is an embedded resource content."))
+}
+
+/// Return text, an image and an embedded JSON resource in one answer, annotated for audience
+/// and priority.
+#[mcp_tool(name = "test_multiple_content_types", family = "conformance", size_hint = "2KB", read_only)]
+pub async fn test_multiple_content_types() -> ToolResult<Content> {
+    Ok(Content::new()
+        .text("Multiple content types test:")
+        .for_audience(&[Role::User, Role::Assistant])
+        .image(RED_PIXEL_PNG, "image/png")
+        .for_audience(&[Role::User])
+        .with_priority(0.5)
+        .embedded_text("test://mixed-content-resource", "application/json", r#"{"test":"data","value":123}"#)
+        .with_priority(1.0))
+}
+
+/// Send three info log messages about 50 ms apart, then confirm in text.
+#[mcp_tool(name = "test_tool_with_logging", family = "conformance", size_hint = "1KB", read_only)]
+pub async fn test_tool_with_logging(ctx: &ToolContext) -> ToolResult<Content> {
+    ctx.info("Tool execution started").await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.info("Tool processing data").await;
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    ctx.info("Tool execution completed").await;
+    Ok(Content::new().text("Tool with logging executed successfully"))
+}
+
+/// Report progress 0, 50 and 100 of 100 about 50 ms apart (when the caller sent a progress
+/// token), then confirm in text.
+#[mcp_tool(name = "test_tool_with_progress", family = "conformance", size_hint = "1KB", read_only)]
+pub async fn test_tool_with_progress(ctx: &ToolContext) -> ToolResult<Content> {
+    for (i, step) in [0.0, 50.0, 100.0].into_iter().enumerate() {
+        if i > 0 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        ctx.progress(step, Some(100.0), None).await;
+    }
+    Ok(Content::new().text("Tool with progress executed successfully"))
+}
+
+/// Always fail with a tool error, to test how clients show one.
+#[mcp_tool(name = "test_error_handling", family = "conformance", size_hint = "1KB", read_only)]
+pub async fn test_error_handling() -> ToolResult<Content> {
+    Err(ToolError::new("intentional_error", "This tool intentionally returns an error for testing"))
+}
+
+#[tool_args]
+pub struct SamplingArgs {
+    /// The prompt to send to the client's model.
+    pub prompt: String,
+}
+
+/// Ask the client's model to answer `prompt` (sampling) and return its answer as text.
+#[mcp_tool(name = "test_sampling", family = "conformance", size_hint = "4KB", read_only, open_world)]
+pub async fn test_sampling(ctx: &ToolContext, args: SamplingArgs) -> ToolResult<Content> {
+    let answer = ctx.sample(SamplingRequest::user(args.prompt).max_tokens(100)).await?;
+    Ok(Content::new().text(format!("LLM response: {}", answer.text())))
+}
+
+#[tool_args]
+pub struct ElicitationArgs {
+    /// The message shown to the user with the form.
+    pub message: String,
+}
+
+/// The form `test_elicitation` shows.
+#[tool_args]
+pub struct UserInfo {
+    /// User's response
+    pub username: String,
+    /// User's email address
+    pub email: String,
+}
+
+/// Ask the user for a username and an email (elicitation) and return what they did.
+#[mcp_tool(name = "test_elicitation", family = "conformance", size_hint = "2KB", read_only, open_world)]
+pub async fn test_elicitation(ctx: &ToolContext, args: ElicitationArgs) -> ToolResult<Content> {
+    let answer = ctx.elicit::<UserInfo>(args.message).await?;
+    let action = answer.action();
+    let content = answer.accepted().map(|u| json!({"username": u.username, "email": u.email}));
+    Ok(Content::new().text(format!("User response: action={action}, content={}", content.unwrap_or(json!({})))))
+}
+
+/// Standing of an account (variants without doc comments: a plain `enum` list).
+#[tool_args(allow(missing_description = "the suite expects an untitled enum, which variant docs would turn into titled choices"))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccountStatus {
+    Active,
+    Inactive,
+    Pending,
+}
+
+/// The SEP-1034 form: a default for every primitive type, declared with `#[arg(default)]`.
+#[tool_args]
+pub struct ProfileForm {
+    /// Full name.
+    #[arg(default = "John Doe")]
+    pub name: String,
+    /// Age in years.
+    #[arg(default = 30)]
+    pub age: i64,
+    /// Test score.
+    #[arg(default = 95.5)]
+    pub score: f64,
+    /// Account status.
+    #[arg(default = AccountStatus::Active)]
+    pub status: AccountStatus,
+    /// Whether the email address is verified.
+    #[arg(default = true)]
+    pub verified: bool,
+}
+
+/// Ask the user for a profile whose fields all have defaults (SEP-1034) and return the answer.
+#[mcp_tool(name = "test_elicitation_sep1034_defaults", family = "conformance", size_hint = "2KB", read_only, open_world)]
+pub async fn test_elicitation_sep1034_defaults(ctx: &ToolContext) -> ToolResult<Content> {
+    let answer = ctx.elicit::<ProfileForm>("Please review and update the form fields with defaults").await?;
+    let action = answer.action();
+    let content = answer.accepted().map(|p| {
+        let status = match p.status {
+            AccountStatus::Active => "active",
+            AccountStatus::Inactive => "inactive",
+            AccountStatus::Pending => "pending",
+        };
+        json!({"name": p.name, "age": p.age, "score": p.score, "status": status, "verified": p.verified})
+    });
+    Ok(Content::new().text(format!("Elicitation completed: action={action}, content={}", content.unwrap_or(json!({})))))
+}
+
+/// Ask the user to pick from the five kinds of choice lists of SEP-1330 (untitled and titled
+/// single select, legacy `enumNames`, untitled and titled multi-select) and return the answer.
+#[mcp_tool(name = "test_elicitation_sep1330_enums", family = "conformance", size_hint = "2KB", read_only, open_world)]
+pub async fn test_elicitation_sep1330_enums(ctx: &ToolContext) -> ToolResult<Content> {
+    // Legacy `enumNames` cannot come from a Rust type, so this form is written as a schema.
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "untitledSingle": {
+                "type": "string", "description": "Pick one option",
+                "enum": ["option1", "option2", "option3"]
+            },
+            "titledSingle": {
+                "type": "string", "description": "Pick one titled option",
+                "oneOf": [
+                    {"const": "value1", "title": "First Option"},
+                    {"const": "value2", "title": "Second Option"},
+                    {"const": "value3", "title": "Third Option"}
+                ]
+            },
+            "legacyEnum": {
+                "type": "string", "description": "Pick one (legacy titles)",
+                "enum": ["opt1", "opt2", "opt3"],
+                "enumNames": ["Option One", "Option Two", "Option Three"]
+            },
+            "untitledMulti": {
+                "type": "array", "description": "Pick any options",
+                "items": {"type": "string", "enum": ["option1", "option2", "option3"]}
+            },
+            "titledMulti": {
+                "type": "array", "description": "Pick any titled options",
+                "items": {"anyOf": [
+                    {"const": "value1", "title": "First Choice"},
+                    {"const": "value2", "title": "Second Choice"},
+                    {"const": "value3", "title": "Third Choice"}
+                ]}
+            }
+        }
+    });
+    let answer = ctx.elicit_with_schema("Please choose from the enum fields", schema).await?;
+    Ok(Content::new().text(elicitation_summary(answer)))
+}
+
+fn elicitation_summary(answer: Elicitation<serde_json::Map<String, serde_json::Value>>) -> String {
+    let action = answer.action();
+    let content = answer.accepted().unwrap_or_default();
+    format!("Elicitation completed: action={action}, content={}", serde_json::Value::Object(content))
+}
+
+/// A postal address.
+#[tool_args]
+#[schemars(rename = "address")]
+pub struct Address {
+    /// Street and number.
+    pub street: Option<String>,
+    /// City name.
+    pub city: Option<String>,
+}
+
+/// Arguments whose schema uses `$defs`/`$ref` and `additionalProperties: false`.
+#[tool_args(allow(false_strictness = "the conformance suite checks that `additionalProperties: false` survives tools/list"))]
+#[serde(deny_unknown_fields)]
+pub struct SchemaFeaturesArgs {
+    /// A person's name.
+    pub name: Option<String>,
+    /// Where the person lives.
+    pub address: Option<Address>,
+}
+
+/// Echo a name and address, to show that JSON Schema 2020-12 input schemas (`$schema`,
+/// `$defs`, `$ref`, `additionalProperties`) reach the client intact.
+#[mcp_tool(
+    name = "json_schema_2020_12_tool",
+    family = "conformance",
+    size_hint = "1KB",
+    read_only,
+    allow(tool_name = "name fixed by the MCP conformance suite")
+)]
+pub async fn json_schema_2020_12_tool(args: SchemaFeaturesArgs) -> ToolResult<Content> {
+    let address = args.address.map(|a| json!({"street": a.street, "city": a.city}));
+    Ok(Content::new().text(json!({"name": args.name, "address": address}).to_string()))
+}
+
+/// The server `conformance_server` serves; tests build the same one in-process.
+pub fn server() -> ToolServer {
+    ToolServer::builder()
+        .name("mcp-tool-conformance")
+        .version(env!("CARGO_PKG_VERSION"))
+        .families(["conformance"])
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"))
+}
