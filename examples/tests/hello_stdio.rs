@@ -87,6 +87,9 @@ async fn a_mangled_cursor_and_a_cursor_for_other_arguments_are_invalid_cursor() 
     // A different page size is the same query: the cursor still works.
     let answer = client.call("list_tasks", json!({"limit": 5, "cursor": cursor})).await;
     assert!(answer.is_ok(), "{}", answer.envelope);
+    // So is one with an argument the tool ignores (and warns about).
+    let answer = client.call("list_tasks", json!({"limit": 2, "cursor": cursor, "verbose": true})).await;
+    assert!(answer.is_ok(), "{}", answer.envelope);
 }
 
 #[tokio::test]

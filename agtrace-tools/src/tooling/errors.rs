@@ -1,0 +1,104 @@
+//! The data layer's errors as tool errors (stable codes, details a model can act on), and the
+//! one way tools run blocking store calls.
+
+use chrono::{DateTime, Utc};
+use mcp_tool_core::{ToolError, ToolResult};
+use serde_json::json;
+
+use crate::error::Error;
+use crate::store::TraceStore;
+
+/// Tool error codes of the trace tools (besides the framework's `invalid_parameter`,
+/// `invalid_cursor`, `internal`).
+pub mod codes {
+    pub const SESSION_NOT_FOUND: &str = "session_not_found";
+    pub const AMBIGUOUS_SESSION_PREFIX: &str = "ambiguous_session_prefix";
+    pub const TURN_NOT_FOUND: &str = "turn_not_found";
+    pub const EVENT_NOT_FOUND: &str = "event_not_found";
+    pub const LOG_FILE_GONE: &str = "log_file_gone";
+    pub const LOG_INCOMPLETE: &str = "log_incomplete";
+}
+
+/// The data layer caps the candidate list of an ambiguous prefix at this many.
+const CANDIDATE_CAP: usize = 21;
+
+/// Maps every data-layer error, in one place, to its tool error.
+pub fn tool_error(e: Error) -> ToolError {
+    match e {
+        Error::SessionNotFound(id) => ToolError::new(
+            codes::SESSION_NOT_FOUND,
+            format!("No session has the id or id prefix '{id}'. Call `list_sessions` to see the sessions."),
+        )
+        .with_detail("session_id", id),
+        Error::PrefixTooShort { prefix, min } => ToolError::invalid_parameter(
+            "session_id",
+            format!("Session prefix '{prefix}' is too short: give the whole id or at least {min} characters of it."),
+        )
+        .with_detail("prefix", prefix)
+        .with_detail("min_length", min),
+        Error::AmbiguousSession { prefix, candidates } => {
+            let count = if candidates.len() >= CANDIDATE_CAP {
+                format!("{} or more", candidates.len())
+            } else {
+                candidates.len().to_string()
+            };
+            ToolError::new(
+                codes::AMBIGUOUS_SESSION_PREFIX,
+                format!("Session prefix '{prefix}' matches {count} sessions. Give more characters."),
+            )
+            .with_details(json!({"prefix": prefix, "matches": candidates}))
+        }
+        Error::EventNotFound { session, index } => ToolError::new(
+            codes::EVENT_NOT_FOUND,
+            format!("Session '{session}' has no event {index}."),
+        )
+        .with_details(json!({"session_id": session, "event_index": index})),
+        Error::LogFileGone(id) => ToolError::new(
+            codes::LOG_FILE_GONE,
+            format!("The log file of session '{id}' was moved or deleted since it was indexed."),
+        )
+        .with_detail("session_id", id),
+        // Another process is still writing the file: the same call later will likely work.
+        Error::Incomplete(path) => ToolError::new(
+            codes::LOG_INCOMPLETE,
+            format!("The log file {} is being written; try again in a moment.", path.display()),
+        )
+        .retryable(true),
+        // A busy or locked index is transient; other database errors are not, but a retry is harmless.
+        Error::Db(e) => ToolError::internal(format!("index database error: {e}")).retryable(true),
+        e @ (Error::Io { .. } | Error::Config(_) | Error::Corrupt(_)) => ToolError::internal(e.to_string()),
+    }
+}
+
+impl From<Error> for ToolError {
+    fn from(e: Error) -> Self {
+        tool_error(e)
+    }
+}
+
+/// Runs `f` on a clone of the store on tokio's blocking pool: SQLite and file reads must not
+/// stall the async workers that serve other requests.
+pub async fn blocking<T, F>(store: &TraceStore, f: F) -> ToolResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&TraceStore) -> ToolResult<T> + Send + 'static,
+{
+    let store = store.clone();
+    tokio::task::spawn_blocking(move || f(&store))
+        .await
+        .map_err(|e| ToolError::internal(format!("the store call did not finish: {e}")))?
+}
+
+/// An optional RFC 3339 argument; a bad one is `invalid_parameter` naming `field`.
+pub fn parse_time(field: &str, value: Option<&str>) -> ToolResult<Option<DateTime<Utc>>> {
+    let Some(text) = value else { return Ok(None) };
+    DateTime::parse_from_rfc3339(text.trim())
+        .map(|t| Some(t.with_timezone(&Utc)))
+        .map_err(|e| {
+            ToolError::invalid_parameter(
+                field,
+                format!("`{field}` must be an RFC 3339 timestamp such as 2025-01-31T09:00:00Z, got '{text}' ({e})."),
+            )
+            .with_detail("value", text)
+        })
+}

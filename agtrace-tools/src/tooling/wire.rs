@@ -1,0 +1,125 @@
+//! Closed domains as they appear on the wire, and their conversion to the data layer.
+//!
+//! The data layer's `Provider` and `EventKind` carry no docs per value; these do, so the JSON
+//! Schema lists every allowed value with a description the model can read.
+
+use mcp_tool_core::prelude::*;
+
+use crate::model;
+use crate::tokens::TokenUsage;
+
+/// The agent whose logs a session comes from.
+#[tool_args]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Provider {
+    /// Claude Code (`~/.claude/projects`).
+    ClaudeCode,
+    /// OpenAI Codex CLI (`~/.codex/sessions`).
+    Codex,
+    /// Google Gemini CLI (`~/.gemini/tmp`).
+    Gemini,
+}
+
+impl From<Provider> for model::Provider {
+    fn from(p: Provider) -> Self {
+        match p {
+            Provider::ClaudeCode => model::Provider::ClaudeCode,
+            Provider::Codex => model::Provider::Codex,
+            Provider::Gemini => model::Provider::Gemini,
+        }
+    }
+}
+
+impl From<model::Provider> for Provider {
+    fn from(p: model::Provider) -> Self {
+        match p {
+            model::Provider::ClaudeCode => Provider::ClaudeCode,
+            model::Provider::Codex => Provider::Codex,
+            model::Provider::Gemini => Provider::Gemini,
+        }
+    }
+}
+
+/// What a normalized event is.
+#[tool_args]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventType {
+    /// A person's prompt.
+    User,
+    /// Text the model wrote for the person.
+    Message,
+    /// The model's visible reasoning (thinking blocks, reasoning summaries).
+    Reasoning,
+    /// A tool call made by the model; its text is the call's arguments.
+    ToolCall,
+    /// The output returned for a tool call.
+    ToolResult,
+    /// Token usage reported for one model request.
+    TokenUsage,
+    /// Anything else: system records, environment blocks, compaction summaries.
+    Notification,
+}
+
+impl From<EventType> for model::EventKind {
+    fn from(k: EventType) -> Self {
+        use model::EventKind as K;
+        match k {
+            EventType::User => K::User,
+            EventType::Message => K::Message,
+            EventType::Reasoning => K::Reasoning,
+            EventType::ToolCall => K::ToolCall,
+            EventType::ToolResult => K::ToolResult,
+            EventType::TokenUsage => K::TokenUsage,
+            EventType::Notification => K::Notification,
+        }
+    }
+}
+
+impl From<model::EventKind> for EventType {
+    fn from(k: model::EventKind) -> Self {
+        use model::EventKind as K;
+        match k {
+            K::User => EventType::User,
+            K::Message => EventType::Message,
+            K::Reasoning => EventType::Reasoning,
+            K::ToolCall => EventType::ToolCall,
+            K::ToolResult => EventType::ToolResult,
+            K::TokenUsage => EventType::TokenUsage,
+            K::Notification => EventType::Notification,
+        }
+    }
+}
+
+/// Token totals in one shape for all providers.
+#[tool_output]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TokenTotals {
+    /// All input tokens, cached input included.
+    pub input: u64,
+    /// Part of `input` read from the prompt cache.
+    pub cached_input: u64,
+    /// All generated tokens, reasoning included.
+    pub output: u64,
+    /// Part of `output` spent on reasoning, when the provider reports it.
+    pub reasoning_output: u64,
+    /// `input + output`.
+    pub total: u64,
+}
+
+impl From<TokenUsage> for TokenTotals {
+    fn from(t: TokenUsage) -> Self {
+        TokenTotals {
+            input: t.input,
+            cached_input: t.cached_input,
+            output: t.output,
+            reasoning_output: t.reasoning_output,
+            total: t.total,
+        }
+    }
+}
+
+/// A timestamp as sent: RFC 3339 in UTC with milliseconds (the schema says `string`; chrono
+/// types have no JSON Schema without a schemars feature this crate does not enable).
+pub fn timestamp(t: Option<chrono::DateTime<chrono::Utc>>) -> Option<String> {
+    t.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+}

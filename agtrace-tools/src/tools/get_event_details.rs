@@ -1,0 +1,98 @@
+//! `get_event_details`: one event, untruncated; a text over 32KB continues by cursor.
+
+use mcp_tool_core::prelude::*;
+
+use crate::store::{EventDetail, TraceStore};
+use crate::tooling::text::{char_offset, piece_end};
+use crate::tooling::{EventType, Provider, TokenTotals, blocking, json_len, page_budget, timestamp};
+
+const HINT: &str = "This is the whole text unless `continues` is true: then pass `next_cursor` for the part that follows.";
+
+#[tool_args]
+pub struct GetEventDetailsArgs {
+    /// Session id, whole or a unique prefix of at least 8 characters.
+    pub session_id: String,
+    /// Index of the event in the session, as given by `search_event_previews`, `get_turn_steps` or `get_session_full`.
+    pub event_index: u32,
+    /// `next_cursor` from the previous page; omit for the first page.
+    pub cursor: Option<Cursor>,
+}
+
+/// One event, or the part of its text that fits this page.
+#[tool_output]
+#[derive(Debug, Clone)]
+pub struct EventPart {
+    /// The provider's full session id.
+    pub session_id: String,
+    /// The agent that wrote the session.
+    pub provider: Provider,
+    /// Index of the event in the session.
+    pub event_index: u32,
+    /// Turn the event belongs to.
+    pub turn_index: u32,
+    /// Step within the turn, for events of a model generation.
+    pub step_index: Option<u32>,
+    /// What the event is.
+    pub kind: EventType,
+    /// When it happened (RFC 3339).
+    pub timestamp: Option<String>,
+    /// Tool name, for tool calls and results.
+    pub tool_name: Option<String>,
+    /// Id pairing a tool call with its result.
+    pub call_id: Option<String>,
+    /// True for a tool result that reports a failure.
+    pub is_error: bool,
+    /// Model that produced the event, when recorded.
+    pub model: Option<String>,
+    /// Token usage, for `token_usage` events.
+    pub tokens: Option<TokenTotals>,
+    /// The event's text from `text_offset` on: all of it unless `continues`.
+    pub text: String,
+    /// Character offset of `text` in the whole text.
+    pub text_offset: usize,
+    /// Length of the whole text, in characters.
+    pub text_chars: usize,
+    /// True when the text goes on: call again with `next_cursor`.
+    pub continues: bool,
+}
+
+fn part(d: &EventDetail, from: usize, to: usize) -> EventPart {
+    let e = &d.event;
+    EventPart {
+        session_id: d.session_id.clone(),
+        provider: d.provider.into(),
+        event_index: e.index,
+        turn_index: e.turn,
+        step_index: e.step,
+        kind: e.kind.into(),
+        timestamp: timestamp(e.timestamp),
+        tool_name: e.tool_name.clone(),
+        call_id: e.call_id.clone(),
+        is_error: e.is_error,
+        model: e.model.clone(),
+        tokens: e.tokens.map(Into::into),
+        text: e.text[from..to].to_owned(),
+        text_offset: char_offset(&e.text, from),
+        text_chars: e.text.chars().count(),
+        continues: to < e.text.len(),
+    }
+}
+
+/// Get one event in full: its whole text (a tool call's arguments, a tool's output, a message)
+/// and its metadata. Use it on a hit of `search_event_previews` or on a text `get_turn_steps`
+/// shortened. Texts over 32KB continue by cursor.
+#[mcp_tool(name = "get_event_details", family = "trace", size_hint = "32KB", read_only)]
+pub async fn get_event_details(store: &TraceStore, ctx: &ToolContext, args: GetEventDetailsArgs) -> ToolResult<Page<EventPart>> {
+    let from: usize = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or(0);
+    let (session, index) = (args.session_id, args.event_index);
+    let detail = blocking(store, move |store| Ok(store.get_event(&session, index)?)).await?;
+    let text = &detail.event.text;
+    if from > text.len() || !text.is_char_boundary(from) {
+        return Err(ToolError::invalid_cursor("The cursor points outside this event's text (did the log change?)."));
+    }
+    let header = json_len(&part(&detail, from, from));
+    let room = page_budget(ctx.size_hint(), HINT).saturating_sub(header + 2);
+    let to = piece_end(text, from, room).unwrap_or(text.len());
+    let out = Page::new(vec![part(&detail, from, to)]).with_hint(HINT);
+    Ok(if to < text.len() { out.with_next(to) } else { out })
+}

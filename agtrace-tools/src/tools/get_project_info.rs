@@ -1,0 +1,77 @@
+//! `get_project_info`: the projects the logs cover, with session counts per provider.
+
+use mcp_tool_core::prelude::*;
+
+use crate::store::{ProjectInfo, TraceStore};
+use crate::tooling::{blocking, fit_items, page_budget, timestamp};
+
+const HINT: &str = "Pass a project's `root` or `hash` as `project` to `list_sessions` for its sessions.";
+
+#[tool_args]
+pub struct GetProjectInfoArgs {
+    /// Most projects per page; a page also ends early to stay within 10KB.
+    #[arg(default = 30, min = 1, max = 100)]
+    pub limit: u32,
+    /// `next_cursor` from the previous page; omit for the first page.
+    pub cursor: Option<Cursor>,
+}
+
+/// Session counts of one project, per provider.
+#[tool_output]
+#[derive(Debug, Clone, Copy)]
+pub struct SessionCounts {
+    /// Claude Code sessions.
+    pub claude_code: u64,
+    /// Codex CLI sessions.
+    pub codex: u64,
+    /// Gemini CLI sessions.
+    pub gemini: u64,
+    /// All sessions, sub-agent sessions included.
+    pub total: u64,
+}
+
+/// One project.
+#[tool_output]
+#[derive(Debug, Clone)]
+pub struct ProjectRow {
+    /// Root path of the project, when known (a project only Gemini has seen has just its hash).
+    pub root: Option<String>,
+    /// sha256 of the root path: the project's id across providers.
+    pub hash: String,
+    /// Sessions of the project, per provider.
+    pub sessions: SessionCounts,
+    /// Time of the latest session activity (RFC 3339).
+    pub last_activity: Option<String>,
+}
+
+impl From<&ProjectInfo> for ProjectRow {
+    fn from(p: &ProjectInfo) -> Self {
+        ProjectRow {
+            root: p.root.clone(),
+            hash: p.hash.clone(),
+            sessions: SessionCounts {
+                claude_code: p.sessions.claude_code,
+                codex: p.sessions.codex,
+                gemini: p.sessions.gemini,
+                total: p.total_sessions,
+            },
+            last_activity: timestamp(p.last_activity),
+        }
+    }
+}
+
+/// List the projects the session logs cover, most recently active first: root path, hash,
+/// session counts per provider, last activity. Use it to pick a `project` filter for
+/// `list_sessions`.
+#[mcp_tool(name = "get_project_info", family = "trace", size_hint = "10KB", read_only)]
+pub async fn get_project_info(store: &TraceStore, ctx: &ToolContext, args: GetProjectInfoArgs) -> ToolResult<Page<ProjectRow>> {
+    let offset: usize = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or(0);
+    let projects = blocking(store, |store| Ok(store.projects()?)).await?;
+    let total = projects.len();
+    let end = offset.saturating_add(args.limit as usize).min(total);
+    let mut rows: Vec<ProjectRow> = projects.get(offset..end).unwrap_or_default().iter().map(ProjectRow::from).collect();
+    rows.truncate(fit_items(&rows, page_budget(ctx.size_hint(), HINT)));
+    let next = offset + rows.len();
+    let page = Page::new(rows).with_total(total as u64).with_hint(HINT);
+    Ok(if next < total { page.with_next(next) } else { page })
+}

@@ -1,0 +1,120 @@
+//! `search_event_previews`: full-text hits with short previews and event coordinates.
+
+use mcp_tool_core::prelude::*;
+
+use crate::store::{SearchCursor, SearchHit, SearchQuery, TraceStore, fts_query};
+use crate::tooling::text::fold_whitespace;
+use crate::tooling::{EventType, Provider, blocking, fit_items, page_budget, timestamp};
+
+const HINT: &str = "Previews are ~300 characters of the event text: `get_event_details` with `session_id` and `event_index` returns it whole.";
+
+#[tool_args]
+pub struct SearchEventPreviewsArgs {
+    /// Words to look for in event text (case-insensitive); every word must occur.
+    pub query: String,
+    /// Only events of this agent.
+    pub provider: Option<Provider>,
+    /// Only events of this type.
+    pub event_type: Option<EventType>,
+    /// Only events of this session (id, or a unique prefix of at least 8 characters).
+    pub session_id: Option<String>,
+    /// Most hits per page; a page also ends early to stay within 10KB.
+    #[arg(default = 10, min = 1, max = 50)]
+    pub limit: u32,
+    /// `next_cursor` from the previous page; omit for the first page.
+    pub cursor: Option<Cursor>,
+}
+
+/// One event whose text matches, with a preview around the match.
+#[tool_output]
+#[derive(Debug, Clone)]
+pub struct EventPreview {
+    /// The provider's full session id.
+    pub session_id: String,
+    /// The agent that wrote the session.
+    pub provider: Provider,
+    /// Index of the event in the session; `get_event_details` takes it.
+    pub event_index: u32,
+    /// Turn the event belongs to; `get_turn_steps` takes it.
+    pub turn_index: u32,
+    /// Step within the turn, for events of a model generation.
+    pub step_index: Option<u32>,
+    /// What the event is.
+    pub kind: EventType,
+    /// When it happened (RFC 3339).
+    pub timestamp: Option<String>,
+    /// Tool name, for tool calls and results.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+    /// True for a tool result that reports a failure.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub is_error: bool,
+    /// About 300 characters of the text around the first match, whitespace folded.
+    pub preview: String,
+    /// Character offset in the whole text where the preview starts.
+    pub preview_offset: usize,
+    /// Length of the whole text, in characters.
+    pub text_chars: usize,
+    /// True when the preview is not the whole text.
+    pub truncated: bool,
+}
+
+impl From<&SearchHit> for EventPreview {
+    fn from(h: &SearchHit) -> Self {
+        let window_chars = h.preview.chars().count();
+        EventPreview {
+            session_id: h.session_id.clone(),
+            provider: h.provider.into(),
+            event_index: h.event_index,
+            turn_index: h.turn_index,
+            step_index: h.step_index,
+            kind: h.kind.into(),
+            timestamp: timestamp(h.timestamp),
+            tool_name: h.tool_name.clone(),
+            is_error: h.is_error,
+            preview: fold_whitespace(&h.preview, usize::MAX),
+            preview_offset: h.preview_start,
+            text_chars: h.text_chars,
+            truncated: h.preview_start > 0 || window_chars < h.text_chars,
+        }
+    }
+}
+
+/// Search the text of every event (prompts, messages, reasoning, tool calls and outputs) across
+/// sessions; returns ~300-character previews with session, turn and event coordinates, newest
+/// first. Use `get_event_details` for a hit's full text, `get_turn_steps` for its context.
+#[mcp_tool(name = "search_event_previews", family = "trace", size_hint = "10KB", read_only)]
+pub async fn search_event_previews(store: &TraceStore, ctx: &ToolContext, args: SearchEventPreviewsArgs) -> ToolResult<Page<EventPreview>> {
+    let size_hint = ctx.size_hint();
+    if fts_query(&args.query).is_none() {
+        return Err(ToolError::invalid_parameter("query", "`query` needs at least one word with a letter or a digit."));
+    }
+    let after: Option<SearchCursor> = args.cursor.as_ref().map(Cursor::position).transpose()?;
+    let mut query = SearchQuery {
+        text: args.query,
+        provider: args.provider.map(Into::into),
+        kind: args.event_type.map(Into::into),
+        session: args.session_id.filter(|s| !s.is_empty()),
+        after,
+        limit: args.limit,
+    };
+    blocking(store, move |store| {
+        let found = store.search(&query)?;
+        let mut hits: Vec<EventPreview> = found.hits.iter().map(EventPreview::from).collect();
+        let fit = fit_items(&hits, page_budget(size_hint, HINT));
+        // Cut short by size: the position after the last hit kept comes from the same query.
+        let next = if fit < hits.len() {
+            query.limit = fit as u32;
+            store.search(&query)?.next
+        } else {
+            found.next
+        };
+        hits.truncate(fit);
+        let page = Page::new(hits).with_hint(HINT);
+        Ok(match next {
+            Some(n) => page.with_next(n),
+            None => page,
+        })
+    })
+    .await
+}

@@ -1,0 +1,211 @@
+//! The `agtrace` binary end to end: `serve` over stdio with a real MCP client, `call`,
+//! `tools`, `index`; and the log roots byte-identical before and after all of it.
+
+use mcp_tool_core::rmcp::transport::TokioChildProcess;
+use mcp_tool_core::testing::TestClient;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A copy of the bundled samples as three log roots, plus a data dir outside them.
+struct Tree {
+    _dir: tempfile::TempDir,
+    logs: PathBuf,
+    data: PathBuf,
+}
+
+impl Tree {
+    fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let logs = dir.path().join("logs");
+        copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("samples"), &logs);
+        let data = dir.path().join("data");
+        Tree { _dir: dir, logs, data }
+    }
+
+    fn flags(&self) -> Vec<String> {
+        let l = &self.logs;
+        vec![
+            format!("--claude-dir={}", l.join("claude/projects").display()),
+            format!("--codex-dir={}", l.join("codex/sessions").display()),
+            format!("--gemini-dir={}", l.join("gemini/tmp").display()),
+            format!("--data-dir={}", self.data.display()),
+        ]
+    }
+
+    fn agtrace(&self, args: &[&str]) -> std::process::Output {
+        Command::new(env!("CARGO_BIN_EXE_agtrace")).args(self.flags()).args(args).output().unwrap()
+    }
+
+    async fn serve(&self) -> TestClient {
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_agtrace"));
+        command.args(self.flags()).arg("serve").stderr(std::process::Stdio::null());
+        TestClient::connect(TokioChildProcess::new(command).unwrap()).await.expect("MCP handshake with agtrace serve")
+    }
+
+    /// Every file under the log roots with its bytes and modification time.
+    fn snapshot(&self) -> BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime)> {
+        let mut files = BTreeMap::new();
+        walk(&self.logs, &mut |p| {
+            let meta = std::fs::metadata(p).unwrap();
+            files.insert(p.to_path_buf(), (std::fs::read(p).unwrap(), meta.modified().unwrap()));
+        });
+        files
+    }
+}
+
+fn walk(dir: &Path, f: &mut dyn FnMut(&Path)) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() { walk(&p, f) } else { f(&p) }
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() { copy_dir(&path, &target) } else { std::fs::copy(&path, &target).map(|_| ()).unwrap() }
+    }
+}
+
+fn session_ids(answer: &Value) -> Vec<String> {
+    answer.as_array().unwrap().iter().map(|r| r["session_id"].as_str().unwrap().to_owned()).collect()
+}
+
+#[tokio::test]
+async fn every_tool_over_stdio_and_the_log_roots_stay_byte_identical() {
+    let tree = Tree::new();
+    let before = tree.snapshot();
+    let client = tree.serve().await;
+
+    let names: Vec<String> = client.list_tools().await.iter().map(|t| t.name.to_string()).collect();
+    assert_eq!(
+        names,
+        [
+            "analyze_session", "get_event_details", "get_project_info", "get_session_full", "get_session_summary",
+            "get_session_turns", "get_turn_steps", "list_sessions", "search_event_previews"
+        ]
+    );
+
+    // Page through every session one at a time: first, middle and last pages.
+    let mut all = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut args = json!({"limit": 1});
+        if let Some(c) = &cursor {
+            args["cursor"] = json!(c);
+        }
+        let page = client.call("list_sessions", args).await;
+        all.extend(session_ids(page.expect_ok()));
+        match page.next_cursor() {
+            Some(c) => cursor = Some(c.to_owned()),
+            None => break,
+        }
+    }
+    let whole = client.call("list_sessions", json!({"limit": 50})).await;
+    assert_eq!(all, session_ids(whole.expect_ok()), "one-by-one pages list the same sessions in the same order");
+    assert!(all.len() >= 4, "{all:?}");
+
+    let session = all.iter().find(|id| id.len() >= 12 && !id.starts_with("agent-")).cloned().unwrap_or_else(|| all[0].clone());
+    let prefix: String = session.chars().take(10).collect();
+    let summary = client.call("get_session_summary", json!({"session_id": prefix})).await;
+    assert_eq!(summary.expect_ok()["session_id"], session.as_str());
+    client.assert_within_size_hint(&summary);
+
+    for (tool, args) in [
+        ("get_session_turns", json!({"session_id": session})),
+        ("get_turn_steps", json!({"session_id": session, "turn_index": 0})),
+        ("get_session_full", json!({"session_id": session})),
+        ("analyze_session", json!({"session_id": session})),
+        ("get_project_info", json!({})),
+        ("get_event_details", json!({"session_id": session, "event_index": 0})),
+    ] {
+        let answer = client.call(tool, args).await;
+        assert!(answer.is_ok(), "{tool}: {}", answer.envelope);
+        client.assert_within_size_hint(&answer);
+    }
+
+    let unknown = client.call("get_session_summary", json!({"session_id": "ffffffff-ffff-ffff"})).await;
+    assert_eq!(unknown.error_code(), Some("session_not_found"));
+    let bad_time = client.call("list_sessions", json!({"since": "last tuesday"})).await;
+    assert_eq!(bad_time.error_code(), Some("invalid_parameter"));
+    assert_eq!(bad_time.error()["details"]["path"], "since");
+    let bad_provider = client.call("search_event_previews", json!({"query": "x", "provider": "claude"})).await;
+    assert_eq!(bad_provider.error()["details"]["allowed"], json!(["claude_code", "codex", "gemini"]));
+
+    client.close().await;
+    // `serve` indexed, answered, and left: not one byte of the logs changed, no file appeared.
+    assert_eq!(tree.snapshot(), before);
+    assert!(tree.data.join("index.sqlite").exists());
+}
+
+#[test]
+fn call_prints_the_envelope_and_exits_zero_even_for_tool_errors() {
+    let tree = Tree::new();
+    let ok = tree.agtrace(&["call", "list_sessions", r#"{"limit": 2}"#]);
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    let envelope: Value = serde_json::from_slice(&ok.stdout).expect("stdout is exactly one JSON envelope");
+    assert_eq!(envelope["status"], "ok");
+    assert_eq!(envelope["data"].as_array().unwrap().len(), 2);
+
+    let err = tree.agtrace(&["call", "get_session_summary", r#"{"session_id": "0000000000"}"#]);
+    assert!(err.status.success());
+    let envelope: Value = serde_json::from_slice(&err.stdout).unwrap();
+    assert_eq!(envelope["status"], "error");
+    assert_eq!(envelope["error"]["code"], "session_not_found");
+
+    let unknown = tree.agtrace(&["call", "get_weather", "{}"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(unknown.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("unknown tool `get_weather`"));
+
+    let not_json = tree.agtrace(&["call", "list_sessions", "{limit: 2"]);
+    assert_eq!(not_json.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&not_json.stderr).contains("not JSON"));
+}
+
+#[test]
+fn index_reports_what_it_did_and_a_second_run_skips_everything() {
+    let tree = Tree::new();
+    let first = tree.agtrace(&["index"]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let text = String::from_utf8_lossy(&first.stdout).into_owned();
+    assert!(text.contains(" parsed, ") && text.contains("0 unchanged"), "{text}");
+    let second = String::from_utf8_lossy(&tree.agtrace(&["index"]).stdout).into_owned();
+    assert!(second.contains(" 0 parsed, 0 appended,"), "{second}");
+}
+
+#[test]
+fn tools_lists_the_catalog_with_sizes_and_no_design_warnings() {
+    let tree = Tree::new();
+    let out = tree.agtrace(&["tools"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(text.contains("search_event_previews") && text.contains("10KB/page"), "{text}");
+    assert!(text.contains("9 tools"), "{text}");
+    assert!(!text.contains("design warning"), "{text}");
+    let json = tree.agtrace(&["tools", "--json"]);
+    let listed: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(listed["tools"].as_array().unwrap().len(), 9);
+}
+
+#[test]
+fn a_data_dir_inside_a_log_root_is_refused() {
+    let tree = Tree::new();
+    let inside = tree.logs.join("claude/projects/index-here");
+    let mut flags = tree.flags();
+    flags.pop();
+    let out = Command::new(env!("CARGO_BIN_EXE_agtrace"))
+        .args(flags)
+        .arg(format!("--data-dir={}", inside.display()))
+        .arg("index")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("inside the claude_code log root"));
+    assert!(!inside.exists());
+}
