@@ -62,11 +62,12 @@ pub async fn run() -> Result<(), Failure> {
     Ok(())
 }
 
-/// The session with the most turns among those listed: the most to look at.
+/// The session with the most tool calls (then turns) among those listed: the most to look at.
 fn pick_session(rows: &Value) -> Option<String> {
+    let count = |r: &Value, k: &str| r[k].as_u64().unwrap_or(0);
     rows.as_array()?
         .iter()
-        .max_by_key(|r| r["turns"].as_u64().unwrap_or(0))
+        .max_by_key(|r| (count(r, "tool_calls"), count(r, "turns")))
         .and_then(|r| r["session_id"].as_str().or_else(|| r["id"].as_str()))
         .map(str::to_owned)
 }
