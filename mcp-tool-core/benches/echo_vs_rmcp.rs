@@ -81,7 +81,9 @@ fn request() -> CallToolRequestParams {
 }
 
 fn bench(c: &mut Criterion) {
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    // One thread for client and server: the bench measures the work of a call, not how the
+    // scheduler happens to spread two tasks over two cores (which made runs swing by ±30%).
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let ours = rt.block_on(client_for_mcp_tool());
     let plain = rt.block_on(client_for_rmcp());
     // Both answer the same call successfully before anything is timed.
