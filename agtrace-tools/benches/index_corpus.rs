@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use agtrace_tools::corpus::{CorpusSpec, generate};
+use agtrace_tools::corpus::{CorpusSpec, CorpusStats, generate};
 use agtrace_tools::providers::parse_file;
 use agtrace_tools::{Config, EventKind, Provider, SearchQuery, SessionFilter, TraceStore};
 
@@ -54,7 +54,9 @@ fn main() {
         Some(d) => tempfile::tempdir_in(d).unwrap(),
         None => tempfile::tempdir().unwrap(),
     };
-    let logs = base.path().join("logs");
+    // `AGTRACE_BENCH_CORPUS=dir`: generate the corpus there once and reuse it on later runs.
+    let reuse = std::env::var_os("AGTRACE_BENCH_CORPUS").map(std::path::PathBuf::from);
+    let logs = reuse.clone().unwrap_or_else(|| base.path().join("logs"));
     let data = base.path().join("data");
 
     // Size the corpus from a sample of the same generator.
@@ -63,13 +65,34 @@ fn main() {
     std::fs::remove_dir_all(&probe).unwrap();
     let sessions = ((target as f64 / (sample.bytes as f64 / 300.0)) * 1.05).ceil().max(3.0) as usize;
     let t = Instant::now();
-    let corpus = generate(&CorpusSpec::new(sessions, 2026), &logs).unwrap();
+    let listing = logs.join(".bench-corpus");
+    let corpus = match std::fs::read_to_string(&listing) {
+        Ok(text) if reuse.is_some() => {
+            let mut lines = text.lines();
+            let bytes = lines.next().unwrap().parse().unwrap();
+            let paths: Vec<std::path::PathBuf> = lines.map(Into::into).collect();
+            CorpusStats { files: paths.len() as u64, bytes, sessions: [0; 3], paths }
+        }
+        _ => {
+            let c = generate(&CorpusSpec::new(sessions, 2026), &logs).unwrap();
+            if reuse.is_some() {
+                let mut text = format!("{}\n", c.bytes);
+                for p in &c.paths {
+                    text.push_str(&format!("{}\n", p.display()));
+                }
+                std::fs::write(&listing, text).unwrap();
+            }
+            c
+        }
+    };
     let mb = corpus.bytes as f64 / 1e6;
     println!("corpus: {} sessions, {} files, {:.1} MB, generated in {:.1}s", sessions, corpus.files, mb, t.elapsed().as_secs_f64());
 
+    // `AGTRACE_BENCH_BUILD_ONLY=1`: just the build (for profiling).
+    let build_only = std::env::var_os("AGTRACE_BENCH_BUILD_ONLY").is_some();
     // Parsing alone (both cores), to separate parse cost from index cost.
     let t = Instant::now();
-    let paths = std::sync::Mutex::new(corpus.paths.iter().enumerate());
+    let paths = std::sync::Mutex::new(corpus.paths.iter().enumerate().filter(|_| !build_only));
     let events = std::sync::atomic::AtomicU64::new(0);
     std::thread::scope(|s| {
         for _ in 0..2 {
@@ -89,8 +112,9 @@ fn main() {
     let t = Instant::now();
     let stats = store.refresh().unwrap();
     let build_s = t.elapsed().as_secs_f64();
+    let rest = stats.write_ms.saturating_sub(stats.events_insert_ms + stats.fts_insert_ms + stats.commit_ms + stats.wait_ms + stats.checkpoint_ms);
     println!(
-        "full build: {:.1}s = {:.1} MB/s ({} files, {} events; parser threads busy {:.1}s CPU, writer {:.1}s wall, of which event rows {:.1}s, FTS inserts {:.1}s, rest (commit/merge/IO) {:.1}s)",
+        "full build: {:.1}s = {:.1} MB/s ({} files, {} events; parser threads busy {:.1}s CPU, writer {:.1}s wall, of which event rows {:.1}s, FTS inserts {:.1}s, commits {:.1}s, waiting for parsers {:.1}s, checkpoint {:.1}s, rest {:.1}s)",
         build_s,
         mb / build_s,
         stats.files_parsed,
@@ -99,14 +123,57 @@ fn main() {
         stats.write_ms as f64 / 1000.0,
         stats.events_insert_ms as f64 / 1000.0,
         stats.fts_insert_ms as f64 / 1000.0,
-        (stats.write_ms - stats.events_insert_ms - stats.fts_insert_ms) as f64 / 1000.0
+        stats.commit_ms as f64 / 1000.0,
+        stats.wait_ms as f64 / 1000.0,
+        stats.checkpoint_ms as f64 / 1000.0,
+        rest as f64 / 1000.0
     );
     let t = Instant::now();
     let again = store.refresh().unwrap();
     println!("no-change re-index: {:.3}s ({} files skipped)", t.elapsed().as_secs_f64(), again.files_skipped);
+    // Incremental: append one record to 200 JSONL files and rewrite 20 Gemini documents (same
+    // bytes, new mtime: re-parsed and replaced), then put the files back.
+    let jsonl: Vec<&std::path::PathBuf> = corpus.paths.iter().enumerate().filter(|(i, _)| i % 3 != 2).map(|(_, p)| p).collect();
+    let gemini: Vec<&std::path::PathBuf> = corpus.paths.iter().enumerate().filter(|(i, _)| i % 3 == 2).map(|(_, p)| p).collect();
+    let appended: Vec<(&std::path::PathBuf, u64)> = jsonl
+        .iter()
+        .step_by((jsonl.len() / 200).max(1))
+        .take(200)
+        .map(|p| {
+            let bytes = std::fs::read(p).unwrap();
+            let first = &bytes[..bytes.iter().position(|b| *b == b'\n').map_or(bytes.len(), |i| i + 1)];
+            let mut f = std::fs::OpenOptions::new().append(true).open(p).unwrap();
+            std::io::Write::write_all(&mut f, first).unwrap();
+            (*p, bytes.len() as u64)
+        })
+        .collect();
+    for p in gemini.iter().step_by((gemini.len() / 20).max(1)).take(20) {
+        std::fs::write(p, std::fs::read(p).unwrap()).unwrap();
+    }
+    let t = Instant::now();
+    let inc = store.refresh().unwrap();
+    println!(
+        "incremental re-index: {:.3}s ({} files appended to, {} re-parsed, {:.1} MB read, {} events added; plan {:.2}s, writer {:.2}s: FTS inserts {:.2}s, commits {:.2}s)",
+        t.elapsed().as_secs_f64(),
+        inc.files_appended,
+        inc.files_parsed,
+        inc.bytes_read as f64 / 1e6,
+        inc.events_added,
+        inc.plan_ms as f64 / 1000.0,
+        inc.write_ms as f64 / 1000.0,
+        inc.fts_insert_ms as f64 / 1000.0,
+        inc.commit_ms as f64 / 1000.0
+    );
+    for (p, len) in appended {
+        std::fs::OpenOptions::new().write(true).open(p).unwrap().set_len(len).unwrap();
+    }
+    store.refresh().unwrap();
     let idx = dir_size(&data);
     println!("index size: {:.1} MB = {:.2}x the logs", idx as f64 / 1e6, idx as f64 / corpus.bytes as f64);
 
+    if build_only {
+        return;
+    }
     let all = store.list_sessions(&SessionFilter { include_subagents: true, ..Default::default() }, None, 100_000).unwrap().sessions;
     let mid = &all[all.len() / 2];
     println!("\n| query | p50 ms | p99 ms |\n| --- | --- | --- |");

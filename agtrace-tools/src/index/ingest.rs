@@ -25,8 +25,12 @@ use crate::providers::{self, FileHint, ParseState};
 
 /// Bytes a file's head is hashed over, to tell an append from a rewrite.
 const HEAD_LEN: u64 = 4096;
-/// Event text written per transaction before committing (keeps the WAL and lock holds short).
-const BATCH_BYTES: usize = 64 << 20;
+/// Event text written per transaction before committing. Each commit flushes FTS5's pending
+/// terms as one new segment, so larger transactions mean fewer segments to merge; 128 MB holds
+/// the write lock about 2 s and keeps the indexer under about 150 MB of memory.
+const BATCH_BYTES: usize = 128 << 20;
+/// A run that reads at least this much is a bulk build (see `schema::tune_fts`).
+const BULK_BYTES: u64 = 64 << 20;
 
 /// Progress of an indexing run, for a progress bar.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,6 +68,14 @@ pub struct IndexStats {
     /// Writer time inserting event rows, and inserting into the full-text index.
     pub events_insert_ms: u64,
     pub fts_insert_ms: u64,
+    /// Writer time in commits (FTS5 segment flushes and merges, WAL writes).
+    #[serde(default)]
+    pub commit_ms: u64,
+    /// Writer time waiting for parsed files, and in the final WAL checkpoint.
+    #[serde(default)]
+    pub wait_ms: u64,
+    #[serde(default)]
+    pub checkpoint_ms: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -331,60 +343,69 @@ fn apply(tx: &Transaction, job: &Job, parsed: ParsedFile, stats: &mut IndexStats
             added += 1;
         }
     }
+    // Statements below avoid `INSERT OR REPLACE` and upserts: those need a statement journal,
+    // and every statement savepoint makes FTS5 flush its pending terms to a new segment. One
+    // flush per file meant thousands of small segments and merges; now pending terms are
+    // flushed once per transaction (or when they exceed the FTS5 `hashsize`).
+    tx.execute("DELETE FROM sessions WHERE sid = ?1", [sid])?;
     // Two files may claim one session id (copies, resumed logs): keep both, distinguishable.
+    let taken = |id: &str| -> Result<bool> {
+        Ok(tx.query_row("SELECT 1 FROM sessions WHERE id = ?1", [id], |_| Ok(())).optional()?.is_some())
+    };
     let mut session_id = meta.session_id.clone();
-    let taken: Option<i64> =
-        tx.query_row("SELECT sid FROM sessions WHERE id = ?1", [&session_id], |r| r.get(0)).optional()?;
-    if taken.is_some_and(|s| s != sid) {
+    if taken(&session_id)? {
         session_id = format!("{}~{}", session_id, &crate::model::project_hash(&f.key)[..8]);
+        if taken(&session_id)? {
+            session_id = format!("{session_id}~{sid}");
+        }
     }
     let project_hash = meta.project_hash();
     let tokens = st.tokens.total();
-    tx.execute(
-        "INSERT OR REPLACE INTO sessions (sid, id, provider, project_hash, parent_id, is_subagent, start_ms, end_ms,
+    tx.prepare_cached(
+        "INSERT INTO sessions (sid, id, provider, project_hash, parent_id, is_subagent, start_ms, end_ms,
             model, event_count, turn_count, prompt_count, tool_calls, tool_errors, malformed,
             tok_input, tok_cached, tok_cache_creation, tok_output, tok_reasoning, tok_total, first_prompt, spawn_ms, path)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)",
-        params![
-            sid,
-            session_id,
-            st.provider.code(),
-            project_hash,
-            meta.parent_id,
-            meta.is_subagent,
-            meta.start_ms.unwrap_or(0),
-            meta.end_ms,
-            meta.model,
-            st.next_index,
-            st.turn_count(),
-            meta.prompts,
-            meta.tool_calls,
-            meta.tool_errors,
-            st.malformed,
-            tokens.input as i64,
-            tokens.cached_input as i64,
-            tokens.cache_creation_input as i64,
-            tokens.output as i64,
-            tokens.reasoning_output as i64,
-            tokens.total as i64,
-            meta.first_prompt,
-            serde_json::to_string(&meta.spawn_ms).unwrap_or_else(|_| "[]".into()),
-            f.key,
-        ],
-    )?;
+    )?
+    .execute(params![
+        sid,
+        session_id,
+        st.provider.code(),
+        project_hash,
+        meta.parent_id,
+        meta.is_subagent,
+        meta.start_ms.unwrap_or(0),
+        meta.end_ms,
+        meta.model,
+        st.next_index,
+        st.turn_count(),
+        meta.prompts,
+        meta.tool_calls,
+        meta.tool_errors,
+        st.malformed,
+        tokens.input as i64,
+        tokens.cached_input as i64,
+        tokens.cache_creation_input as i64,
+        tokens.output as i64,
+        tokens.reasoning_output as i64,
+        tokens.total as i64,
+        meta.first_prompt,
+        serde_json::to_string(&meta.spawn_ms).unwrap_or_else(|_| "[]".into()),
+        f.key,
+    ])?;
     if let Some(hash) = &project_hash {
-        tx.execute(
-            "INSERT INTO projects (hash, root) VALUES (?1, ?2)
-             ON CONFLICT(hash) DO UPDATE SET root = coalesce(projects.root, excluded.root)",
-            params![hash, meta.cwd],
-        )?;
+        tx.prepare_cached("INSERT OR IGNORE INTO projects (hash, root) VALUES (?1, ?2)")?.execute(params![hash, meta.cwd])?;
+        if meta.cwd.is_some() {
+            tx.prepare_cached("UPDATE projects SET root = ?2 WHERE hash = ?1 AND root IS NULL")?.execute(params![hash, meta.cwd])?;
+        }
     }
     let state_json = serde_json::to_string(st).map_err(|e| Error::Corrupt(e.to_string()))?;
-    tx.execute(
-        "INSERT OR REPLACE INTO files (path, provider, size, mtime_ns, parsed_offset, head_hash, sid, state)
+    tx.prepare_cached("DELETE FROM files WHERE path = ?1")?.execute([&f.key])?;
+    tx.prepare_cached(
+        "INSERT INTO files (path, provider, size, mtime_ns, parsed_offset, head_hash, sid, state)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-        params![f.key, f.provider.code(), f.size as i64, f.mtime_ns, parsed.end_offset as i64, parsed.head_hash, sid, state_json],
-    )?;
+    )?
+    .execute(params![f.key, f.provider.code(), f.size as i64, f.mtime_ns, parsed.end_offset as i64, parsed.head_hash, sid, state_json])?;
     Ok(Some(added))
 }
 
@@ -505,6 +526,10 @@ pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn Fn
         drop(tx_parsed);
         result = (|| -> Result<()> {
             let mut tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            // Every transaction: another indexer may have changed the setting in between.
+            let bulk = bytes_total >= BULK_BYTES;
+            super::schema::tune_fts(&tx, bulk)?;
+            let mut commit_ns = 0u64;
             for key in &removed {
                 if remove_file(&tx, key)? {
                     stats.files_removed += 1;
@@ -513,7 +538,9 @@ pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn Fn
             let mut batch = 0usize;
             let mut parse_ns = 0u64;
             let mut timing = (0u64, 0u64);
+            let mut t_wait = Instant::now();
             for parsed in rx_parsed.iter() {
+                stats.wait_ms += t_wait.elapsed().as_nanos() as u64;
                 parse_ns += parsed.parse_ns;
                 let job = parsed.job;
                 let size = match &job.plan {
@@ -546,11 +573,16 @@ pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn Fn
                     cb(prog);
                 }
                 if batch >= BATCH_BYTES {
+                    let t = Instant::now();
                     tx.commit()?;
+                    commit_ns += t.elapsed().as_nanos() as u64;
                     tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+                    super::schema::tune_fts(&tx, bulk)?;
                     batch = 0;
                 }
+                t_wait = Instant::now();
             }
+            stats.wait_ms /= 1_000_000;
             stats.parse_ms = parse_ns / 1_000_000;
             stats.events_insert_ms = timing.0 / 1_000_000;
             stats.fts_insert_ms = timing.1 / 1_000_000;
@@ -558,7 +590,20 @@ pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn Fn
                 link_codex_subagents(&tx)?;
             }
             tx.execute("DELETE FROM projects WHERE hash NOT IN (SELECT project_hash FROM sessions WHERE project_hash IS NOT NULL)", [])?;
+            let t = Instant::now();
             tx.commit()?;
+            if bulk {
+                // A bulk build leaves one large level-0 segment per transaction; small updates
+                // would soon add enough level-0 segments to trigger a merge of all of them (a
+                // rewrite of the whole index inside some later update: measured 3 s for a
+                // 200-file update after a 1.2 GB build). One merge into a single segment now
+                // (about 2 s per GB) keeps later updates merging only small segments.
+                let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+                tx.execute("INSERT INTO events_fts(events_fts) VALUES('optimize')", [])?;
+                tx.commit()?;
+            }
+            commit_ns += t.elapsed().as_nanos() as u64;
+            stats.commit_ms = commit_ns / 1_000_000;
             Ok(())
         })();
         // Unblocks parser threads still sending if writing failed.
@@ -567,7 +612,9 @@ pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn Fn
     result?;
     // Fold the WAL back into the database so it does not linger at batch size; a busy reader
     // just makes this a partial checkpoint.
+    let t = Instant::now();
     let _ = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+    stats.checkpoint_ms = t.elapsed().as_millis() as u64;
     stats.write_ms = write_started.elapsed().as_millis() as u64;
     stats.elapsed_ms = started.elapsed().as_millis() as u64;
     Ok(stats)
