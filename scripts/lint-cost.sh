@@ -34,7 +34,7 @@ cp "$ROOT/Cargo.lock" "$WORK/"
 sed -e '/^members = \[/,/^\]/c\members = ["mcp-tool-core", "mcp-tool-macros", "mcp-tool-lint", "lintcost"]' \
     "$ROOT/Cargo.toml" > "$WORK/Cargo.toml"
 
-# The change mcp-tool-core needs for a lint-free build (see docs/lint-cost.md). A member cannot
+# The change mcp-tool-core needs for a lint-free build (see docs/benchmarks.md). A member cannot
 # turn off default features of a workspace dependency that has them on, hence the plain path.
 core="$WORK/mcp-tool-core/Cargo.toml"
 grep -q '^mcp-tool-macros.workspace = true$' "$core" || { echo "mcp-tool-core/Cargo.toml changed: update this script" >&2; exit 1; }
