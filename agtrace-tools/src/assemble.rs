@@ -126,14 +126,17 @@ fn widen(range: &mut (Option<DateTime<Utc>>, Option<DateTime<Utc>>), t: Option<D
     }
 }
 
+/// First and last timestamp seen, as events arrive.
+type TimeRange = (Option<DateTime<Utc>>, Option<DateTime<Utc>>);
+
 /// Groups events (already placed by the parser) into turns and steps, with token sums and
 /// tool-call pairing.
 pub fn assemble(events: &[Event]) -> Vec<Turn> {
     let mut turns: Vec<Turn> = Vec::new();
     let mut turn_tokens: Vec<TokenAccumulator> = Vec::new();
     let mut step_tokens: Vec<Vec<TokenAccumulator>> = Vec::new();
-    let mut step_range: Vec<Vec<(Option<DateTime<Utc>>, Option<DateTime<Utc>>)>> = Vec::new();
-    let mut turn_range: Vec<(Option<DateTime<Utc>>, Option<DateTime<Utc>>)> = Vec::new();
+    let mut step_range: Vec<Vec<TimeRange>> = Vec::new();
+    let mut turn_range: Vec<TimeRange> = Vec::new();
     let mut by_call: HashMap<(u32, String), (usize, usize)> = HashMap::new();
 
     for ev in events {

@@ -25,11 +25,10 @@ pub fn default_data_dir() -> PathBuf {
     if cfg!(target_os = "macos") {
         return home().join("Library/Application Support/agtrace");
     }
-    if cfg!(windows) {
-        if let Some(d) = std::env::var_os("LOCALAPPDATA") {
+    if cfg!(windows)
+        && let Some(d) = std::env::var_os("LOCALAPPDATA") {
             return PathBuf::from(d).join("agtrace");
         }
-    }
     match std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
         Some(d) => PathBuf::from(d).join("agtrace"),
         None => home().join(".local/share/agtrace"),

@@ -96,11 +96,10 @@ impl TraceStore {
             }
         };
         let out = f(&conn);
-        if let Ok(mut p) = self.inner.pool.lock() {
-            if p.len() < POOL_MAX {
+        if let Ok(mut p) = self.inner.pool.lock()
+            && p.len() < POOL_MAX {
                 p.push(conn);
             }
-        }
         out
     }
 

@@ -18,7 +18,7 @@ pub async fn run(roots: &Roots, args: ToolsArgs) -> Result<(), Failure> {
         return Ok(());
     }
     let bpe = tiktoken_rs::o200k_base().map_err(|e| format!("tokenizer: {e}"))?;
-    println!("{:<24} {:>8} {:>8} {:>10}  {}", "tool", "bytes", "tokens", "budget", "annotations");
+    println!("{:<24} {:>8} {:>8} {:>10}  annotations", "tool", "bytes", "tokens", "budget");
     let (mut total_bytes, mut total_tokens) = (0, 0);
     for (tool, def) in tools.iter().zip(server.definitions()) {
         let json = serde_json::to_string(tool)?;

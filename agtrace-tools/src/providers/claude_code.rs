@@ -18,16 +18,14 @@ fn is_not_a_prompt(text: &str) -> bool {
 }
 
 pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
-    if st.meta.cwd.is_none() {
-        if let Some(cwd) = str_field(v, "cwd") {
+    if st.meta.cwd.is_none()
+        && let Some(cwd) = str_field(v, "cwd") {
             st.meta.cwd = Some(cwd.to_string());
         }
-    }
-    if st.meta.is_subagent && st.meta.parent_id.is_none() {
-        if let Some(sid) = str_field(v, "sessionId") {
+    if st.meta.is_subagent && st.meta.parent_id.is_none()
+        && let Some(sid) = str_field(v, "sessionId") {
             st.meta.parent_id = Some(sid.to_string());
         }
-    }
     let ty = str_field(v, "type").unwrap_or("");
     match ty {
         "user" => user(v, out),

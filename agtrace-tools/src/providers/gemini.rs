@@ -129,10 +129,9 @@ fn tool_result_text(call: &Value) -> String {
             }
         }
     }
-    if parts.is_empty() {
-        if let Some(d) = call.get("resultDisplay") {
+    if parts.is_empty()
+        && let Some(d) = call.get("resultDisplay") {
             return flatten_text(d);
         }
-    }
     parts.join("\n")
 }

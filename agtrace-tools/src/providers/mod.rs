@@ -145,11 +145,10 @@ impl ParseState {
             }
             _ => {}
         }
-        if let Some(m) = &ev.model {
-            if self.meta.model.as_deref() != Some(m) {
+        if let Some(m) = &ev.model
+            && self.meta.model.as_deref() != Some(m) {
                 self.meta.model = Some(m.clone());
             }
-        }
         out.push(ev);
     }
 

@@ -270,7 +270,7 @@ fn slow(calls: &[Call]) -> Vec<SlowCall> {
             })
         })
         .collect();
-    out.sort_by(|a, b| b.duration_ms.cmp(&a.duration_ms));
+    out.sort_by_key(|c| std::cmp::Reverse(c.duration_ms));
     out
 }
 

@@ -67,7 +67,7 @@ pub struct TurnRow {
     pub duration_ms: Option<i64>,
 }
 
-fn event<'a>(events: &'a [Event], index: u32) -> Option<&'a Event> {
+fn event(events: &[Event], index: u32) -> Option<&Event> {
     events.get(index as usize).filter(|e| e.index == index).or_else(|| events.iter().find(|e| e.index == index))
 }
 

@@ -60,11 +60,10 @@ impl ToolServer {
             .collect();
 
         let fingerprint = def.paginated.then(|| cursor::fingerprint(&arguments, &prepared.defaults, &prepared.parameters));
-        if let (Some(fp), Some(Value::String(text))) = (&fingerprint, arguments.get("cursor")) {
-            if let Err(e) = cursor::verify(text, def.name, fp) {
+        if let (Some(fp), Some(Value::String(text))) = (&fingerprint, arguments.get("cursor"))
+            && let Err(e) = cursor::verify(text, def.name, fp) {
                 return envelope::failure(&e);
             }
-        }
 
         let cancellation = context.cancellation().clone();
         let notes = context.notes();

@@ -57,7 +57,7 @@ impl ServerHandler for Handler {
         let end = (start + self.server.inner.tools_page_size).min(all.len());
         let mut result = ListToolsResult::with_all_items(all[start..end].iter().map(|p| p.tool.clone()).collect());
         if end < all.len() {
-            result.next_cursor = Some(format!("tools:{end}").into());
+            result.next_cursor = Some(format!("tools:{end}"));
         }
         Ok(result)
     }
