@@ -1,6 +1,6 @@
 //! `agtrace call TOOL 'JSON'`: one tool, no MCP, the envelope on stdout.
 
-use super::{Failure, Roots, open_store};
+use super::{Failure, Roots, open_store, refresh};
 
 #[derive(clap::Args)]
 pub struct CallArgs {
@@ -15,8 +15,7 @@ pub async fn run(roots: &Roots, args: CallArgs) -> Result<(), Failure> {
     let arguments: serde_json::Value = serde_json::from_str(&args.arguments)
         .map_err(|e| Failure::usage(format!("the arguments are not JSON ({e}): {}", args.arguments)))?;
     let store = open_store(roots.config())?;
-    let indexing = store.clone();
-    tokio::task::spawn_blocking(move || indexing.refresh()).await??;
+    refresh(&store).await?;
     let server = crate::server::build(store)?;
     let envelope = server.call(&args.tool, arguments).await.map_err(|e| Failure::usage(e.to_string()))?;
     println!("{}", envelope.text);

@@ -27,8 +27,7 @@ pub async fn run() -> Result<(), Failure> {
     println!("(index in a temporary folder; the logs are only read)\n");
 
     let store = TraceStore::open(config)?;
-    let indexing = store.clone();
-    let stats = tokio::task::spawn_blocking(move || indexing.refresh()).await??;
+    let stats = super::refresh(&store).await?;
     println!(
         "indexed {} files, {} events in {} ms\n",
         stats.files_seen, stats.events_added, stats.elapsed_ms

@@ -10,6 +10,7 @@ mod gen_corpus;
 mod index;
 mod serve;
 
+use crate::index::IndexStats;
 use crate::{Config, TraceStore};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -99,6 +100,18 @@ impl<E: std::fmt::Display> From<E> for Failure {
 pub fn open_store(config: Config) -> Result<TraceStore, Failure> {
     config.validate()?;
     Ok(TraceStore::open(config)?)
+}
+
+/// Brings the index up to date off the async workers (SQLite and file reads block), logging
+/// the notes (missing roots, files caught mid-write) on stderr.
+pub async fn refresh(store: &TraceStore) -> Result<IndexStats, Failure> {
+    let store = store.clone();
+    let stats = tokio::task::spawn_blocking(move || store.refresh()).await??;
+    for note in &stats.notes {
+        tracing::info!("{note}");
+    }
+    tracing::info!(parsed = stats.files_parsed, skipped = stats.files_skipped, ms = stats.elapsed_ms, "index ready");
+    Ok(stats)
 }
 
 pub fn main() -> ExitCode {

@@ -1,6 +1,6 @@
 //! `agtrace serve`: index what changed, then serve over stdio or streamable HTTP.
 
-use super::{Failure, Roots, open_store};
+use super::{Failure, Roots, open_store, refresh};
 use crate::TraceStore;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -26,16 +26,6 @@ pub async fn run(roots: &Roots, args: ServeArgs) -> Result<(), Failure> {
         Some(addr) => server.serve_http(addr).await?,
         None => server.serve_stdio().await?,
     }
-    Ok(())
-}
-
-async fn refresh(store: &TraceStore) -> Result<(), Failure> {
-    let store = store.clone();
-    let stats = tokio::task::spawn_blocking(move || store.refresh()).await??;
-    for note in &stats.notes {
-        tracing::info!("{note}");
-    }
-    tracing::info!(parsed = stats.files_parsed, skipped = stats.files_skipped, ms = stats.elapsed_ms, "index ready");
     Ok(())
 }
 

@@ -81,9 +81,6 @@ impl ToolServer {
         self.definitions().flat_map(|d| (d.exceptions)().into_iter().map(move |e| (d.name, e))).collect()
     }
 
-    pub fn server_name(&self) -> &str {
-        &self.inner.config.server_info.name
-    }
 
     pub(crate) fn prepared(&self, name: &str) -> Option<&Prepared> {
         self.inner.by_name.get(name).map(|&i| &self.inner.tools[i])
