@@ -71,8 +71,7 @@ impl TraceStore {
     pub fn open(config: Config) -> Result<Self> {
         config.validate()?;
         std::fs::create_dir_all(&config.data_dir).map_err(|e| Error::io(&config.data_dir, e))?;
-        let mut conn = schema::open(&config.index_path())?;
-        schema::ensure(&mut conn)?;
+        let conn = schema::open_ready(&config.index_path())?;
         Ok(TraceStore { inner: Arc::new(Inner { config, pool: Mutex::new(vec![conn]) }) })
     }
 
@@ -120,8 +119,7 @@ impl TraceStore {
 
     fn run_index(&self, progress: Option<&mut dyn FnMut(Progress)>) -> Result<IndexStats> {
         // A dedicated connection: the writer must not hold a pooled reader.
-        let mut conn = schema::open(&self.inner.config.index_path())?;
-        schema::ensure(&mut conn)?;
+        let mut conn = schema::open_ready(&self.inner.config.index_path())?;
         conn.pragma_update(None, "cache_size", -65536)?;
         ingest::run(&mut conn, &self.inner.config, progress)
     }

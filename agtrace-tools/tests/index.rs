@@ -300,3 +300,27 @@ fn progress_reports_bytes() {
     assert_eq!(last.bytes_done, last.bytes_total);
     assert_eq!(last.bytes_total, stats.bytes_read);
 }
+
+#[test]
+fn many_stores_opening_a_new_index_at_once_all_succeed() {
+    // Two connections that both switch a new file to WAL would deadlock, so SQLite answers
+    // one of them SQLITE_BUSY without waiting: opening must absorb that, not report it.
+    for round in 0..15 {
+        let tmp = tempfile::tempdir().unwrap();
+        let config = Config::for_tree(&tmp.path().join("logs"), &tmp.path().join("data"));
+        let start = std::sync::Arc::new(std::sync::Barrier::new(6));
+        let openers: Vec<_> = (0..6)
+            .map(|_| {
+                let (config, start) = (config.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    TraceStore::open(config).map(|s| s.list_sessions(&SessionFilter::default(), None, 1).map(|p| p.sessions.len()))
+                })
+            })
+            .collect();
+        for opener in openers {
+            let listed = opener.join().unwrap();
+            assert!(matches!(listed, Ok(Ok(0))), "round {round}: {listed:?}");
+        }
+    }
+}

@@ -123,6 +123,33 @@ pub fn open(path: &std::path::Path) -> Result<Connection> {
     Ok(conn)
 }
 
+/// How long opening waits for other processes that are creating or rebuilding the index.
+const OPEN_PATIENCE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// [`open`] then [`ensure`]: a connection to an index of the current schema.
+///
+/// Several processes may open a new index at once. Two connections that both switch a new file
+/// to WAL would deadlock, so SQLite answers one of them `SQLITE_BUSY` without calling the busy
+/// handler; the whole step is then retried, with a growing pause, for up to [`OPEN_PATIENCE`].
+pub fn open_ready(path: &std::path::Path) -> Result<Connection> {
+    let deadline = std::time::Instant::now() + OPEN_PATIENCE;
+    let mut pause = std::time::Duration::from_millis(2);
+    loop {
+        let attempt = open(path).and_then(|mut conn| ensure(&mut conn).map(|()| conn));
+        match attempt {
+            Err(crate::error::Error::Db(e)) if is_busy(&e) && std::time::Instant::now() < deadline => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(std::time::Duration::from_millis(100));
+            }
+            other => return other,
+        }
+    }
+}
+
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(e.sqlite_error_code(), Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked))
+}
+
 /// Creates the schema, or drops an index of another version and creates it anew.
 pub fn ensure(conn: &mut Connection) -> Result<()> {
     let current: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
