@@ -4,6 +4,11 @@
 
 #[test]
 fn ui() {
+    // trybuild builds the cases in a workspace of its own, which does not inherit this one's
+    // profiles; without this its dependencies carry full debug info (2 GB of disk for nothing).
+    // SAFETY: this binary's only test, so no other thread reads the environment meanwhile;
+    // trybuild passes it on to the cargo it runs.
+    unsafe { std::env::set_var("CARGO_PROFILE_DEV_DEBUG", "false") };
     let t = trybuild::TestCases::new();
     t.compile_fail("ui/fail/*.rs");
     t.pass("ui/pass/*.rs");
