@@ -87,6 +87,11 @@ impl EventKind {
         EventKind::Notification,
     ];
 
+    /// Whether a model produced the event (it then has a model, where the log names one).
+    pub fn is_generated(self) -> bool {
+        matches!(self, EventKind::Message | EventKind::Reasoning | EventKind::ToolCall | EventKind::TokenUsage)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             EventKind::User => "user",

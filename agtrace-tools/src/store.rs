@@ -240,6 +240,9 @@ fn raw_from_line(summary: &SessionSummary, row: &EventRow, off: u64, len: usize,
     f.read_exact(&mut buf).ok()?;
     let hint = FileHint { session_id: summary.id.clone(), is_subagent: summary.is_subagent };
     let mut scratch = ParseState::new(summary.provider, &hint);
+    if summary.provider == Provider::Codex {
+        scratch.codex.model = providers::codex::model_before(&mut f, off);
+    }
     let chunk = providers::parse_jsonl(&mut scratch, &buf, off, true);
     let draft = chunk.events.into_iter().nth(nth as usize).filter(|d| d.kind == row.kind)?;
     let mut e = event_from_row(row, draft.raw);

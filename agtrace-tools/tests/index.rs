@@ -176,10 +176,15 @@ fn gets_one_event_with_its_raw_record() {
     let tmp = tempfile::tempdir().unwrap();
     let (_, store) = sample_store(tmp.path());
     store.refresh().unwrap();
-    let full = store.load_session(CLAUDE_ID).unwrap();
-    for ev in &full.events {
-        let got = store.get_event(CLAUDE_ID, ev.index).unwrap().event;
-        assert_eq!(&got, ev, "event {}", ev.index);
+    // One event re-read alone equals the same event of a whole-file parse, down to the model
+    // that Codex names only once per turn.
+    for id in [CLAUDE_ID, CODEX_ID] {
+        let full = store.load_session(id).unwrap();
+        for ev in &full.events {
+            let got = store.get_event(id, ev.index).unwrap().event;
+            assert_eq!(&got, ev, "{id} event {}", ev.index);
+        }
+        assert!(full.events.iter().filter(|e| e.kind.is_generated()).all(|e| e.model.is_some()), "{id}");
     }
     let g = store.load_session(GEMINI_ID).unwrap();
     let call = g.events.iter().find(|e| e.kind == EventKind::ToolCall).unwrap();

@@ -87,6 +87,17 @@ fn codex_output_already_contains_reasoning() {
     assert_eq!(calls.iter().map(|c| c.is_error).collect::<Vec<_>>(), vec![true, true, false], "exit codes 1, 1, 0");
     assert_eq!(turns.iter().map(|t| t.tokens.total).sum::<u64>(), t.total);
     assert_eq!(state.meta.model.as_deref(), Some("gpt-5.1-codex-max"));
+    // Codex names the model once per turn (`turn_context`); every generated event carries it.
+    let generated: Vec<_> = events.iter().filter(|e| e.kind.is_generated()).collect();
+    assert!(generated.len() > 5);
+    for e in generated {
+        assert_eq!(e.model.as_deref(), Some("gpt-5.1-codex-max"), "event {} ({:?})", e.index, e.kind);
+    }
+    assert!(steps_of(&turns).all(|s| s.model.as_deref() == Some("gpt-5.1-codex-max")));
+}
+
+fn steps_of(turns: &[agtrace_tools::Turn]) -> impl Iterator<Item = &agtrace_tools::Step> {
+    turns.iter().flat_map(|t| &t.steps)
 }
 
 #[test]

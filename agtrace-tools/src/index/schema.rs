@@ -10,7 +10,7 @@ use crate::error::Result;
 
 /// Bump on any change to the tables or to what the parsers produce: an index with another
 /// version is dropped and rebuilt rather than misread.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 
 pub const EVENT_BITS: u32 = 24;
 pub const MAX_EVENTS_PER_SESSION: u32 = (1 << EVENT_BITS) - 1;

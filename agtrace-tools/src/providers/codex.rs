@@ -1,5 +1,7 @@
 //! Codex CLI rollout records (`{timestamp, type, payload}`).
 
+use std::io::{Read, Seek, SeekFrom};
+
 use serde_json::Value;
 
 use super::{ParseState, exit_code_in_text, flatten_text, str_field, u64_field};
@@ -18,13 +20,13 @@ fn is_injected_context(text: &str) -> bool {
 pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
     let payload = v.get("payload").unwrap_or(&Value::Null);
     let ptype = str_field(payload, "type").unwrap_or("");
+    let first_new = out.len();
     match str_field(v, "type").unwrap_or("") {
         "session_meta" => session_meta(st, payload, out),
         "turn_context" => {
             if let Some(m) = str_field(payload, "model") {
-                let mut ev = Event::new(EventKind::Notification, format!("turn_context model={m}"));
-                ev.model = Some(m.to_string());
-                out.push(ev);
+                st.codex.model = Some(m.to_string());
+                out.push(Event::new(EventKind::Notification, format!("turn_context model={m}")));
             } else {
                 out.push(Event::new(EventKind::Notification, "turn_context"));
             }
@@ -41,6 +43,45 @@ pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
         "" => out.push(Event::new(EventKind::Notification, "unknown record")),
         other => out.push(Event::new(EventKind::Notification, other)),
     }
+    for ev in &mut out[first_new..] {
+        if ev.model.is_none() && ev.kind.is_generated() {
+            ev.model.clone_from(&st.codex.model);
+        }
+    }
+}
+
+/// The model in effect at byte `offset` of a rollout: that of the last `turn_context` before
+/// it. Read backwards in blocks, so it costs about one turn of the file, not the whole prefix.
+pub(crate) fn model_before(file: &mut (impl Read + Seek), offset: u64) -> Option<String> {
+    const BLOCK: u64 = 64 << 10;
+    const TAG: &[u8] = b"turn_context";
+    let mut end = offset;
+    // Bytes after the block just read, up to the first newline of what was read before.
+    let mut carry: Vec<u8> = Vec::new();
+    while end > 0 {
+        let start = end.saturating_sub(BLOCK);
+        let mut buf = vec![0u8; (end - start) as usize];
+        file.seek(SeekFrom::Start(start)).ok()?;
+        file.read_exact(&mut buf).ok()?;
+        buf.extend_from_slice(&carry);
+        // The part before the first newline may be the tail of a line that starts earlier.
+        let whole_from = if start == 0 { 0 } else { buf.iter().position(|b| *b == b'\n').map_or(buf.len(), |i| i + 1) };
+        for line in buf[whole_from..].rsplit(|b| *b == b'\n') {
+            if !line.windows(TAG.len()).any(|w| w == TAG) {
+                continue;
+            }
+            let Ok(v) = serde_json::from_slice::<Value>(line) else { continue };
+            if str_field(&v, "type") == Some("turn_context")
+                && let Some(m) = v.get("payload").and_then(|p| str_field(p, "model"))
+            {
+                return Some(m.to_string());
+            }
+        }
+        buf.truncate(whole_from);
+        carry = buf;
+        end = start;
+    }
+    None
 }
 
 fn session_meta(st: &mut ParseState, p: &Value, out: &mut Vec<Event>) {
@@ -185,5 +226,43 @@ fn event_msg(st: &mut ParseState, ptype: &str, p: &Value, out: &mut Vec<Event>) 
             ev.is_error = other == "error" || other == "stream_error";
             out.push(ev);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::model_before;
+
+    fn line(kind: &str, model: &str, pad: usize) -> String {
+        let payload = if kind == "turn_context" {
+            format!(r#"{{"model":"{model}","cwd":"/x"}}"#)
+        } else {
+            format!(r#"{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"{}"}}]}}"#, "y".repeat(pad))
+        };
+        format!("{{\"timestamp\":\"2025-01-01T00:00:00Z\",\"type\":\"{kind}\",\"payload\":{payload}}}\n")
+    }
+
+    #[test]
+    fn the_model_in_effect_is_the_last_turn_context_before_the_offset() {
+        // Long lines between the contexts put them in different 64 KB blocks and make lines
+        // straddle block starts.
+        let mut doc = String::new();
+        let mut offsets = Vec::new();
+        for (turn, model) in ["m-one", "m-two", "m-three"].iter().enumerate() {
+            doc.push_str(&line("turn_context", model, 0));
+            for i in 0..6 {
+                offsets.push((doc.len() as u64, Some(*model)));
+                doc.push_str(&line("response_item", model, 30_000 + turn * 777 + i * 13));
+            }
+        }
+        let mut file = std::io::Cursor::new(doc.into_bytes());
+        assert_eq!(model_before(&mut file, 0), None);
+        for (off, want) in offsets {
+            assert_eq!(model_before(&mut file, off).as_deref(), want, "offset {off}");
+        }
+        // A line that only mentions the word is not a turn context.
+        let decoy = format!("{}{}", line("turn_context", "real", 0), line("response_item", "turn_context", 10).replace("yyyyyyyyyy", "turn_context"));
+        let len = decoy.len() as u64;
+        assert_eq!(model_before(&mut std::io::Cursor::new(decoy.into_bytes()), len).as_deref(), Some("real"));
     }
 }

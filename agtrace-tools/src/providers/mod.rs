@@ -76,6 +76,8 @@ pub(crate) struct CodexState {
     /// Once a `response_item` was seen, `event_msg` user/agent messages are duplicates.
     seen_response_items: bool,
     last_total: Option<TokenUsage>,
+    /// The model of the last `turn_context`: Codex names it once per turn, not per item.
+    pub(crate) model: Option<String>,
 }
 
 /// Everything needed to continue parsing a file where the previous parse stopped.
