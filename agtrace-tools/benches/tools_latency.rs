@@ -1,6 +1,8 @@
 //! Latency of every trace tool called through MCP over stdio (`agtrace serve` as a child
-//! process, a real rmcp client), on a generated corpus; and start-to-first-answer with a warm
-//! index.
+//! process, a real rmcp client), on a generated corpus, with the session cache on (the
+//! default) and off (`--session-cache-mb 0`: every call parses the session's file, as before
+//! the cache); reading the largest session whole through `get_session_full`, both ways; and
+//! start-to-first-answer with a warm index.
 //!
 //!     cargo bench -p agtrace-tools --bench tools_latency
 //!
@@ -9,7 +11,7 @@
 //! reused), `AGTRACE_BENCH_CALLS` (calls per tool, default 100).
 
 use agtrace_tools::corpus::{CorpusSpec, generate};
-use agtrace_tools::{Config, TraceStore};
+use agtrace_tools::{Config, SessionFilter, TraceStore};
 use mcp_tool_core::rmcp::transport::TokioChildProcess;
 use mcp_tool_core::testing::TestClient;
 use serde_json::{Value, json};
@@ -29,9 +31,9 @@ fn flags(logs: &Path, data: &Path) -> Vec<String> {
     ]
 }
 
-async fn connect(logs: &Path, data: &Path) -> TestClient {
+async fn connect(logs: &Path, data: &Path, extra: &[&str]) -> TestClient {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_agtrace"));
-    command.args(flags(logs, data)).arg("serve").stderr(std::process::Stdio::null());
+    command.args(flags(logs, data)).args(extra).arg("serve").stderr(std::process::Stdio::null());
     TestClient::connect(TokioChildProcess::new(command).unwrap()).await.unwrap()
 }
 
@@ -69,13 +71,14 @@ async fn main() {
     let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
     let stats = store.refresh().unwrap();
     println!("index: {} files, {:.1} MB read, in {:.1} s", stats.files_seen, stats.bytes_read as f64 / 1e6, t.elapsed().as_secs_f64());
+    let (largest, largest_bytes) = largest_session(&store);
     drop(store);
 
     // Start to first answer, warm index: spawn, handshake, re-index check, one call answered.
     let mut starts = Vec::new();
     for _ in 0..5 {
         let t = Instant::now();
-        let client = connect(&logs, &data).await;
+        let client = connect(&logs, &data, &[]).await;
         let answer = client.call("list_sessions", json!({"limit": 5})).await;
         assert!(answer.is_ok());
         starts.push(t.elapsed());
@@ -84,11 +87,12 @@ async fn main() {
     starts.sort();
     println!("\nstart to first answer (warm index), 5 runs: p50 {:.0} ms, max {:.0} ms", percentile(&starts, 0.5), percentile(&starts, 1.0));
 
-    let client = connect(&logs, &data).await;
-    let sessions = client.call("list_sessions", json!({"limit": 50})).await;
+    let cached = connect(&logs, &data, &[]).await;
+    let uncached = connect(&logs, &data, &["--session-cache-mb", "0"]).await;
+    let sessions = cached.call("list_sessions", json!({"limit": 50})).await;
     let rows = sessions.expect_ok().as_array().unwrap().clone();
     let session = rows.iter().max_by_key(|r| r["turns"].as_u64().unwrap_or(0)).unwrap()["session_id"].as_str().unwrap().to_owned();
-    let hits = client.call("search_event_previews", json!({"query": "error", "limit": 5})).await;
+    let hits = cached.call("search_event_previews", json!({"query": "error", "limit": 5})).await;
     let hit = hits.expect_ok()[0].clone();
     let project = rows[0]["project_hash"].clone();
 
@@ -105,20 +109,69 @@ async fn main() {
         ("analyze_session", json!({"session_id": session})),
         ("get_project_info", json!({})),
     ];
-    println!("\n| tool (arguments) | p50 ms | p99 ms | answer bytes |\n| --- | --- | --- | --- |");
+    println!("\n| tool (arguments) | p50 ms | p99 ms | p50 ms, no cache | p99 ms, no cache | answer bytes |\n| --- | --- | --- | --- | --- | --- |");
     for (tool, args) in cases {
-        let first = client.call(tool, args.clone()).await;
-        assert!(first.is_ok(), "{tool}: {}", first.envelope);
-        let mut times = Vec::with_capacity(calls);
-        for _ in 0..calls {
-            let t = Instant::now();
-            let answer = client.call(tool, args.clone()).await;
-            times.push(t.elapsed());
-            assert!(answer.is_ok());
+        let mut row = Vec::new();
+        let mut bytes = 0;
+        for client in [&cached, &uncached] {
+            let first = client.call(tool, args.clone()).await;
+            assert!(first.is_ok(), "{tool}: {}", first.envelope);
+            bytes = first.bytes();
+            let mut times = Vec::with_capacity(calls);
+            for _ in 0..calls {
+                let t = Instant::now();
+                let answer = client.call(tool, args.clone()).await;
+                times.push(t.elapsed());
+                assert!(answer.is_ok());
+            }
+            times.sort();
+            row.push(format!("{:.2} | {:.2}", percentile(&times, 0.5), percentile(&times, 0.99)));
         }
-        times.sort();
         let shown: String = args.to_string().chars().take(60).collect();
-        println!("| `{tool}` {shown} | {:.2} | {:.2} | {} |", percentile(&times, 0.5), percentile(&times, 0.99), first.bytes());
+        println!("| `{tool}` {shown} | {} | {bytes} |", row.join(" | "));
     }
-    client.close().await;
+
+    // Reading a session whole is one call per page: without the cache each page parses the
+    // whole file again, so the time grows with the square of the session's size.
+    println!("\nreading the largest session ({:.1} MB) whole through get_session_full:", largest_bytes as f64 / 1e6);
+    for (name, client) in [("cache on", &cached), ("cache off", &uncached)] {
+        let t = Instant::now();
+        let mut pages = 0;
+        let mut cursor: Option<String> = None;
+        loop {
+            let mut args = json!({"session_id": largest});
+            if let Some(c) = &cursor {
+                args["cursor"] = json!(c);
+            }
+            let page = client.call("get_session_full", args).await;
+            assert!(page.is_ok(), "{}", page.envelope);
+            pages += 1;
+            match page.next_cursor() {
+                Some(next) => cursor = Some(next.to_owned()),
+                None => break,
+            }
+        }
+        println!("- {name}: {pages} pages in {:.0} ms", t.elapsed().as_secs_f64() * 1000.0);
+    }
+    cached.close().await;
+    uncached.close().await;
+}
+
+/// The session with the largest log file, and its size.
+fn largest_session(store: &TraceStore) -> (String, u64) {
+    let mut best = (String::new(), 0);
+    let mut after = None;
+    loop {
+        let page = store.list_sessions(&SessionFilter::default(), after.as_ref(), 500).unwrap();
+        for s in &page.sessions {
+            let len = std::fs::metadata(&s.path).map(|m| m.len()).unwrap_or(0);
+            if len > best.1 {
+                best = (s.id.clone(), len);
+            }
+        }
+        match page.next {
+            Some(next) => after = Some(next),
+            None => return best,
+        }
+    }
 }

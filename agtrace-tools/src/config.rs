@@ -13,6 +13,8 @@ pub struct Config {
     pub gemini_dir: PathBuf,
     /// Directory holding the index database (never inside a log root).
     pub data_dir: PathBuf,
+    /// Log bytes of sessions kept parsed between tool calls; 0 re-reads the file every call.
+    pub session_cache_bytes: u64,
 }
 
 fn home() -> PathBuf {
@@ -46,6 +48,7 @@ impl Config {
             codex_dir: var("AGTRACE_CODEX_DIR").unwrap_or_else(|| h.join(".codex/sessions")),
             gemini_dir: var("AGTRACE_GEMINI_DIR").unwrap_or_else(|| h.join(".gemini/tmp")),
             data_dir: var("AGTRACE_DATA_DIR").unwrap_or_else(default_data_dir),
+            session_cache_bytes: crate::session_cache::DEFAULT_BUDGET_BYTES,
         }
     }
 
@@ -57,6 +60,7 @@ impl Config {
             codex_dir: base.join("codex/sessions"),
             gemini_dir: base.join("gemini/tmp"),
             data_dir: data_dir.to_path_buf(),
+            session_cache_bytes: crate::session_cache::DEFAULT_BUDGET_BYTES,
         }
     }
 

@@ -13,6 +13,7 @@ pub mod index;
 pub mod model;
 pub mod providers;
 pub mod server;
+pub mod session_cache;
 pub mod store;
 pub mod tokens;
 pub mod tooling;

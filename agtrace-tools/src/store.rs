@@ -19,6 +19,7 @@ use crate::index::query::{self, EventRow};
 use crate::index::{ingest, schema};
 use crate::model::{Event, Provider, ts_from_ms};
 use crate::providers::{self, FileHint, ParseState};
+use crate::session_cache::{FileStamp, SessionCache};
 use crate::tokens::{TokenAccumulator, TokenUsage};
 
 pub use crate::index::query::{
@@ -49,6 +50,7 @@ pub struct EventDetail {
 struct Inner {
     config: Config,
     pool: Mutex<Vec<Connection>>,
+    sessions: SessionCache,
 }
 
 /// Shared handle on the index and the log roots. Cheap to clone.
@@ -72,7 +74,8 @@ impl TraceStore {
         config.validate()?;
         std::fs::create_dir_all(&config.data_dir).map_err(|e| Error::io(&config.data_dir, e))?;
         let conn = schema::open_ready(&config.index_path())?;
-        Ok(TraceStore { inner: Arc::new(Inner { config, pool: Mutex::new(vec![conn]) }) })
+        let sessions = SessionCache::new(config.session_cache_bytes);
+        Ok(TraceStore { inner: Arc::new(Inner { config, pool: Mutex::new(vec![conn]), sessions }) })
     }
 
     /// Opens with [`Config::from_env`].
@@ -142,16 +145,24 @@ impl TraceStore {
         })
     }
 
-    /// One session in full, re-read from its log file (id or unique prefix).
-    pub fn load_session(&self, id_or_prefix: &str) -> Result<SessionDetail> {
+    /// One session in full, parsed from its log file (id or unique prefix). Parses are kept
+    /// (see [`crate::session_cache`]), so calls on the same unchanged session parse it once.
+    pub fn load_session(&self, id_or_prefix: &str) -> Result<Arc<SessionDetail>> {
         let (summary, children) = self.with_conn(|c| {
             let id = query::resolve(c, id_or_prefix)?;
             let (_, s) = query::session_by_id(c, &id)?.ok_or_else(|| Error::SessionNotFound(id.clone()))?;
             Ok((s, query::children(c, &id)?))
         })?;
         let path = Path::new(&summary.path);
-        if !path.exists() {
-            return Err(Error::LogFileGone(summary.id.clone()));
+        // Stamped before reading: a change during the parse makes the entry stale, not wrong.
+        let stamp = match FileStamp::of(path) {
+            Ok(stamp) => stamp,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::LogFileGone(summary.id.clone())),
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        let sessions = &self.inner.sessions;
+        if let Some(hit) = sessions.get(stamp, |d| d.summary == summary && d.children == children) {
+            return Ok(hit);
         }
         let (_, events) = providers::parse_file(summary.provider, path, true)?;
         let turns = assemble(&events);
@@ -161,7 +172,14 @@ impl TraceStore {
                 acc.push(t, e.message_id.as_deref());
             }
         }
-        Ok(SessionDetail { summary, events, turns, tokens: acc.total(), children })
+        let detail = Arc::new(SessionDetail { summary, events, turns, tokens: acc.total(), children });
+        sessions.put(stamp, detail.clone());
+        Ok(detail)
+    }
+
+    /// Sessions kept parsed, and the log bytes they were parsed from.
+    pub fn cached_sessions(&self) -> (usize, u64) {
+        self.inner.sessions.usage()
     }
 
     /// Full-text search over event text.
@@ -201,9 +219,9 @@ impl TraceStore {
                 let detail = self.load_session(&summary.id)?;
                 let mut e = detail
                     .events
-                    .into_iter()
-                    .nth(index as usize)
+                    .get(index as usize)
                     .filter(|e| e.kind == row.kind)
+                    .cloned()
                     .unwrap_or_else(|| event_from_row(&row, serde_json::Value::Null));
                 e.text = row.text.clone();
                 e

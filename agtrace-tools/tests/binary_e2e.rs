@@ -209,3 +209,23 @@ fn a_data_dir_inside_a_log_root_is_refused() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("inside the claude_code log root"));
     assert!(!inside.exists());
 }
+
+#[test]
+fn the_session_cache_size_is_a_number_of_megabytes() {
+    let tree = Tree::new();
+    let off = tree.agtrace(&["--session-cache-mb", "0", "call", "get_session_summary", r#"{"session_id": "7f2abd2d"}"#]);
+    assert!(off.status.success(), "{}", String::from_utf8_lossy(&off.stderr));
+    let envelope: Value = serde_json::from_slice(&off.stdout).unwrap();
+    assert_eq!(envelope["status"], "ok", "{envelope}");
+
+    let bad = Command::new(env!("CARGO_BIN_EXE_agtrace"))
+        .args(tree.flags())
+        .args(["call", "list_sessions", "{}"])
+        .env("AGTRACE_SESSION_CACHE_MB", "lots")
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(bad.stdout.is_empty());
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("invalid value 'lots' for '--session-cache-mb <MB>'"), "{err}");
+}

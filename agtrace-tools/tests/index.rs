@@ -329,3 +329,35 @@ fn many_stores_opening_a_new_index_at_once_all_succeed() {
         }
     }
 }
+
+#[test]
+fn a_parsed_session_is_reused_until_its_file_or_its_index_row_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, store) = sample_store(tmp.path());
+    store.refresh().unwrap();
+    let first = store.load_session(CODEX_ID).unwrap();
+    let again = store.load_session(&CODEX_ID[..8]).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&first, &again), "same unchanged session: one parse");
+    assert_eq!(store.cached_sessions(), (1, std::fs::metadata(&first.summary.path).unwrap().len()));
+
+    // The log grows: the next load parses the file as it is now, before any refresh.
+    let path = first.summary.path.clone();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line = r#"{"timestamp":"2025-12-09T00:00:00Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"appended"}]}}"#;
+    std::fs::write(&path, format!("{text}{line}\n")).unwrap();
+    let grown = store.load_session(CODEX_ID).unwrap();
+    assert!(!std::sync::Arc::ptr_eq(&first, &grown));
+    assert_eq!(grown.events.len(), first.events.len() + 1);
+    assert_eq!(grown.events.last().unwrap().text, "appended");
+
+    // A refresh changes the index row: the parse made with the old row is not reused.
+    store.refresh().unwrap();
+    let refreshed = store.load_session(CODEX_ID).unwrap();
+    assert!(!std::sync::Arc::ptr_eq(&grown, &refreshed));
+    assert_eq!(refreshed.summary.event_count as usize, refreshed.events.len());
+    assert!(std::sync::Arc::ptr_eq(&refreshed, &store.load_session(CODEX_ID).unwrap()));
+
+    // A cached session whose file is gone is an error, not a stale answer.
+    std::fs::remove_file(&path).unwrap();
+    assert!(matches!(store.load_session(CODEX_ID), Err(Error::LogFileGone(_))));
+}

@@ -25,8 +25,8 @@ struct Cli {
     command: Command,
 }
 
-/// Where the logs and the index are; each flag falls back to its environment variable, then to
-/// the provider's default location.
+/// Where the logs and the index are, and how much of the logs stays parsed; each flag falls back
+/// to its environment variable, then to its default.
 #[derive(Args, Clone, Default)]
 pub struct Roots {
     /// Claude Code projects folder [default: ~/.claude/projects]
@@ -41,6 +41,9 @@ pub struct Roots {
     /// Where the index lives [default: the platform data dir, e.g. ~/.local/share/agtrace]
     #[arg(long, global = true, env = "AGTRACE_DATA_DIR")]
     data_dir: Option<PathBuf>,
+    /// Megabytes of session logs kept parsed between tool calls; 0 turns the cache off [default: 128]
+    #[arg(long, global = true, env = "AGTRACE_SESSION_CACHE_MB", value_name = "MB")]
+    session_cache_mb: Option<u64>,
 }
 
 impl Roots {
@@ -57,6 +60,9 @@ impl Roots {
         }
         if let Some(d) = &self.data_dir {
             config.data_dir = d.clone();
+        }
+        if let Some(mb) = self.session_cache_mb {
+            config.session_cache_bytes = mb.saturating_mul(1 << 20);
         }
         config
     }
