@@ -18,6 +18,11 @@ pub trait ToolArgs: DeserializeOwned + JsonSchema + Send + 'static {
 
     /// Lints silenced on this struct or its fields, with the reasons given.
     fn exceptions() -> &'static [Exception];
+
+    /// Lints silenced inside the types of its fields (`#[tool_args(tag = ..)]` enums).
+    fn nested_exceptions(out: &mut Vec<Exception>) {
+        let _ = out;
+    }
 }
 
 /// Schema keywords of one field, as declared in `#[arg(default = .., min = .., max = ..)]`.
@@ -42,21 +47,134 @@ pub struct Exception {
 pub fn input_schema<A: ToolArgs>() -> Value {
     let mut schema = crate::envelope::schema_of::<A>();
     if let Some(Value::Object(props)) = schema.get_mut("properties") {
-        for kw in A::keywords() {
-            let Some(Value::Object(prop)) = props.get_mut(kw.field) else { continue };
-            if let Some(default) = kw.default {
-                prop.insert("default".into(), default());
-            }
-            if let Some(min) = kw.minimum.and_then(|m| serde_json::from_str::<Value>(m).ok()) {
-                prop.insert("minimum".into(), min);
-            }
-            if let Some(max) = kw.maximum.and_then(|m| serde_json::from_str::<Value>(m).ok()) {
-                prop.insert("maximum".into(), max);
-            }
-        }
+        apply_keywords(props, A::keywords());
     }
     schema
 }
+
+/// Writes declared keywords into the `properties` of an object schema, the one place where
+/// `#[arg(...)]` becomes JSON Schema, for struct fields and tagged-enum variant fields alike.
+fn apply_keywords(props: &mut Map<String, Value>, keywords: &[ArgKeywords]) {
+    for kw in keywords {
+        let Some(Value::Object(prop)) = props.get_mut(kw.field) else { continue };
+        if let Some(default) = kw.default {
+            prop.insert("default".into(), default());
+        }
+        if let Some(min) = kw.minimum.and_then(|m| serde_json::from_str::<Value>(m).ok()) {
+            prop.insert("minimum".into(), min);
+        }
+        if let Some(max) = kw.maximum.and_then(|m| serde_json::from_str::<Value>(m).ok()) {
+            prop.insert("maximum".into(), max);
+        }
+    }
+}
+
+/// The keywords of one variant of a `#[tool_args(tag = ..)]` enum, applied by schemars as a
+/// variant transform. A nested enum's schema lives in `$defs`, out of reach of
+/// [`input_schema`]; going through schemars puts the keywords in the variant's branch wherever
+/// the enum is used.
+pub fn variant_keywords(schema: &mut schemars::Schema, keywords: &[ArgKeywords]) {
+    if let Some(Value::Object(props)) = schema.get_mut("properties") {
+        apply_keywords(props, keywords);
+    }
+}
+
+/// The call-time checks (`#[arg(min, max)]`) of a type nested in an argument struct: the
+/// variant fields of a `#[tool_args(tag = ..)]` enum. `path` is where the value sits in the
+/// arguments (`detail`), so an error names the full path (`detail.max_turns`).
+pub trait NestedArgs {
+    fn validate_at(&self, path: &str) -> Result<(), ToolError>;
+
+    /// Lints silenced on the type or its fields, with the reasons given. The target of a
+    /// variant field's exception is `Enum::Variant.field`.
+    fn exceptions() -> &'static [Exception];
+}
+
+impl<T: NestedArgs> NestedArgs for Option<T> {
+    fn validate_at(&self, path: &str) -> Result<(), ToolError> {
+        self.as_ref().map_or(Ok(()), |v| v.validate_at(path))
+    }
+
+    fn exceptions() -> &'static [Exception] {
+        T::exceptions()
+    }
+}
+
+impl<T: NestedArgs> NestedArgs for Vec<T> {
+    fn validate_at(&self, path: &str) -> Result<(), ToolError> {
+        self.iter().enumerate().try_for_each(|(i, v)| v.validate_at(&format!("{path}[{i}]")))
+    }
+
+    fn exceptions() -> &'static [Exception] {
+        T::exceptions()
+    }
+}
+
+impl<T: NestedArgs> NestedArgs for Box<T> {
+    fn validate_at(&self, path: &str) -> Result<(), ToolError> {
+        (**self).validate_at(path)
+    }
+
+    fn exceptions() -> &'static [Exception] {
+        T::exceptions()
+    }
+}
+
+/// A field of an argument struct, on its way to [`NestedChecks`] or [`NoNestedChecks`].
+///
+/// The macros cannot tell from syntax whether a field's type is a tagged enum (it is just a
+/// name), so they wrap every field that might be and call `(&Nested(..)).check_nested()`:
+/// method lookup picks [`NestedChecks`] when the type implements [`NestedArgs`] and falls back
+/// to the no-op [`NoNestedChecks`] one auto-reference later (autoref specialization).
+pub struct Nested<'a, T>(pub &'a T, pub &'a str);
+
+pub trait NestedChecks {
+    fn check_nested(&self) -> Result<(), ToolError>;
+}
+
+impl<T: NestedArgs> NestedChecks for Nested<'_, T> {
+    fn check_nested(&self) -> Result<(), ToolError> {
+        self.0.validate_at(self.1)
+    }
+}
+
+pub trait NoNestedChecks {
+    fn check_nested(&self) -> Result<(), ToolError> {
+        Ok(())
+    }
+}
+
+impl<T> NoNestedChecks for &Nested<'_, T> {}
+
+/// The type of a field, for [`NestedExceptions`] or [`NoNestedExceptions`], which collect the
+/// exceptions of a nested type without a value of it, by the same autoref dispatch as
+/// [`Nested`].
+pub struct NestedType<T>(std::marker::PhantomData<T>);
+
+impl<T> NestedType<T> {
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        NestedType(std::marker::PhantomData)
+    }
+}
+
+pub trait NestedExceptions {
+    fn nested_exceptions(&self, out: &mut Vec<Exception>);
+}
+
+impl<T: NestedArgs> NestedExceptions for NestedType<T> {
+    fn nested_exceptions(&self, out: &mut Vec<Exception>) {
+        out.extend_from_slice(T::exceptions());
+    }
+}
+
+pub trait NoNestedExceptions {
+    fn nested_exceptions(&self, out: &mut Vec<Exception>) {
+        let _ = out;
+    }
+}
+
+impl<T> NoNestedExceptions for &NestedType<T> {}
 
 /// The input schema of a tool without arguments.
 pub fn empty_input_schema() -> Value {
@@ -178,6 +296,38 @@ mod tests {
         let d = e.details.unwrap();
         assert_eq!(d["path"], "provider");
         assert_eq!(d["allowed"], json!(["claude_code", "codex", "gemini"]));
+    }
+
+    struct Pick(Option<u32>);
+
+    impl NestedArgs for Pick {
+        fn validate_at(&self, path: &str) -> Result<(), ToolError> {
+            check_range(&self.0, &format!("{path}.count"), None, Some(5.0))
+        }
+
+        fn exceptions() -> &'static [Exception] {
+            &[Exception { target: "Pick::Only.count", lint: "vague_name", reason: "a test" }]
+        }
+    }
+
+    // The explicit `&` is the dispatch itself: the no-op impls are one auto-reference further.
+    #[allow(clippy::needless_borrow)]
+    #[test]
+    fn nested_checks_run_only_for_types_that_have_them() {
+        let bad = Some(Pick(Some(9)));
+        let e = (&Nested(&bad, "pick")).check_nested().unwrap_err();
+        assert_eq!(e.details.unwrap()["path"], "pick.count");
+        let list = vec![Pick(Some(1)), Pick(Some(6))];
+        let e = (&Nested(&list, "picks")).check_nested().unwrap_err();
+        assert_eq!(e.details.unwrap()["path"], "picks[1].count");
+        // A type without checks takes the no-op path instead of failing to compile.
+        assert!((&Nested(&"text".to_owned(), "text")).check_nested().is_ok());
+        assert!((&Nested(&Pick(Some(2)), "pick")).check_nested().is_ok());
+
+        let mut out = Vec::new();
+        (&NestedType::<Option<Pick>>::new()).nested_exceptions(&mut out);
+        (&NestedType::<String>::new()).nested_exceptions(&mut out);
+        assert_eq!(out, Pick::exceptions());
     }
 
     #[test]

@@ -44,7 +44,10 @@ pub mod prelude {
 /// Paths used by the code the macros generate. Not a public API: no stability promise.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::args::{ArgKeywords, Bounded, Exception, ToolArgs, check_range, empty_input_schema, input_schema};
+    pub use crate::args::{
+        ArgKeywords, Bounded, Exception, Nested, NestedArgs, NestedChecks, NestedExceptions, NestedType, NoNestedChecks,
+        NoNestedExceptions, ToolArgs, check_range, empty_input_schema, input_schema, variant_keywords,
+    };
     pub use crate::envelope::{Output, schema_of};
     pub use crate::registry::{BoxFuture, Injected, Invocation, ToolDef};
     pub use crate::{ToolContext, ToolError};
@@ -54,6 +57,7 @@ pub mod __private {
     pub use serde_json;
     pub use std::any::TypeId;
     pub use std::boxed::Box;
+    pub use std::format;
     pub use std::option::Option::{self, None, Some};
     pub use std::result::Result::{self, Err, Ok};
     pub use std::vec::Vec;

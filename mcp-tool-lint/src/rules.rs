@@ -133,7 +133,7 @@ fn param_findings(i: usize, p: &Param, args: &Args, names: &[&str], out: &mut Ve
                     .is_some_and(|q| matches!(q.ty, TypeClass::Enum { .. } | TypeClass::Other(_)));
                 if other_is_enum {
                     format!(
-                        "split the tool into one tool per `{other}` value, giving `{name}` only to the tool it applies to; or replace `{other}` with a tagged enum (`#[serde(tag = \"{other}\")]`) whose variant carries `{name}`"
+                        "split the tool into one tool per `{other}` value, giving `{name}` only to the tool it applies to; or replace `{other}` with a `#[tool_args(tag = \"{other}\")]` enum whose variant carries `{name}`"
                     )
                 } else {
                     format!(

@@ -342,6 +342,11 @@ impl<'a> Walk<'_, 'a> {
         self.union(path, inner);
         if let Some(props) = inner.get("properties").and_then(Value::as_object) {
             for (name, prop) in props {
+                // A tagged variant's tag (`"detail_level": {"const": "turns"}`) leaves the model
+                // nothing to choose: the branch's own description says what it means.
+                if self.schema.resolve(prop).get("const").is_some() {
+                    continue;
+                }
                 let child = format!("{path}.{name}");
                 if description(prop).is_none_or(|d| d.trim().is_empty()) {
                     self.findings.push(Finding::new(
@@ -419,7 +424,7 @@ impl<'a> Walk<'_, 'a> {
             } else {
                 (
                     "the argument",
-                    "tag the enum so the model says which variant it sends: `#[serde(tag = \"kind\")]`",
+                    "tag the enum so the model says which variant it sends: `#[tool_args(tag = \"kind\")]` (`#[serde(tag = \"kind\")]` outside mcp-tool)",
                 )
             };
             self.findings.push(Finding::new(

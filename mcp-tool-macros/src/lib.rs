@@ -20,7 +20,8 @@ pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     tool::expand(attr.into(), item.into()).into()
 }
 
-/// Derives what a tool's argument struct (or a fieldless enum used in one) needs.
+/// Derives what a tool's argument struct needs, or an enum used in one: fieldless (a closed set
+/// of names) or, with `tag = ".."`, internally tagged with unit and named-field variants.
 #[proc_macro_attribute]
 pub fn tool_args(attr: TokenStream, item: TokenStream) -> TokenStream {
     args::expand(attr.into(), item.into()).into()

@@ -2,7 +2,7 @@
 //! errors spanned at the field or attribute at fault.
 
 use crate::args::validate_helpers::{generic_arg, last_ident, option_inner};
-use crate::args::{Allow, ArgsItemRef, Shape};
+use crate::args::{Allow, ArgsItemRef, Field, Shape, Variant};
 use crate::diagnostics::Errors;
 use crate::tool::ToolItemRef;
 use mcp_tool_lint as lint;
@@ -51,32 +51,100 @@ pub fn check_args(args: &ArgsItemRef, errors: &mut Errors) {
     if cfg!(not(feature = "lints")) {
         return;
     }
-    let Shape::Struct(fields) = &args.shape else { return };
-    let params = fields
-        .iter()
-        .map(|f| lint::Param {
-            name: f.ident.to_string(),
-            ty: type_class(&f.ty),
-            required: option_inner(&f.ty).is_none() && f.default.is_none() && !f.serde_default,
-            default: f.default.as_ref().map(|d| quote::quote!(#d).to_string()),
-            min: f.min.as_ref().and_then(|(t, _)| t.parse().ok()),
-            max: f.max.as_ref().and_then(|(t, _)| t.parse().ok()),
-            description: f.docs.clone(),
-            serde_default: f.serde_default,
-            allows: model_allows(&f.allows),
-        })
-        .collect();
-    let model = lint::Args { params, deny_unknown_fields: args.deny_unknown_fields.is_some(), allows: model_allows(&args.allows) };
+    match &args.shape {
+        Shape::Struct(fields) => check_fields(args, fields, args.deny_unknown_fields, true, args.ident.span(), errors),
+        Shape::Tagged { tag, variants, .. } => {
+            check_tag(args, tag, variants, errors);
+            // Each variant is one set of parameters the model fills at once, so the rules
+            // between parameters (`hidden_coupling`, `too_many_params`) run per variant. The
+            // item's allows were validated with the tag; here they only silence.
+            for v in variants.iter().filter(|v| !v.fields.is_empty()) {
+                check_fields(args, &v.fields, None, false, v.ident.span(), errors);
+            }
+        }
+        Shape::Enum => {}
+    }
+}
+
+fn param(f: &Field) -> lint::Param {
+    lint::Param {
+        name: f.ident.to_string(),
+        ty: type_class(&f.ty),
+        required: option_inner(&f.ty).is_none() && f.default.is_none() && !f.serde_default,
+        default: f.default.as_ref().map(|d| quote::quote!(#d).to_string()),
+        min: f.min.as_ref().and_then(|(t, _)| t.parse().ok()),
+        max: f.max.as_ref().and_then(|(t, _)| t.parse().ok()),
+        description: f.docs.clone(),
+        serde_default: f.serde_default,
+        allows: model_allows(&f.allows),
+    }
+}
+
+/// The argument rules on one set of fields: a struct's, or one variant's (`owner` is what a
+/// finding about the set as a whole points at).
+fn check_fields(
+    args: &ArgsItemRef,
+    fields: &[Field],
+    deny_unknown_fields: Option<Span>,
+    item_allow_errors: bool,
+    owner: Span,
+    errors: &mut Errors,
+) {
+    let params = fields.iter().map(param).collect();
+    let model = lint::Args { params, deny_unknown_fields: deny_unknown_fields.is_some(), allows: model_allows(&args.allows) };
     for finding in lint::check_args(&model).findings {
         let span = match finding.target {
             lint::Target::Param(i) => fields.get(i).map(|f| f.ident.span()),
             lint::Target::Allow { param: Some(p), index } => fields.get(p).and_then(|f| f.allows.get(index)).map(|a| a.lint.span()),
+            lint::Target::Allow { param: None, .. } if !item_allow_errors => continue,
+            lint::Target::Allow { param: None, index } => args.allows.get(index).map(|a| a.lint.span()),
+            lint::Target::Args if finding.lint == Some(lint::Lint::FalseStrictness) => deny_unknown_fields,
+            _ => None,
+        };
+        errors.push(syn::Error::new(span.unwrap_or(owner), finding.render()));
+    }
+}
+
+/// The tag as the parameter the model sees: its name, and the variants it chooses between,
+/// each of which needs a doc saying when to choose it.
+fn check_tag(args: &ArgsItemRef, tag: &syn::LitStr, variants: &[Variant], errors: &mut Errors) {
+    let undocumented = variants.iter().find(|v| v.docs.is_none()).map(|v| v.ident.span());
+    let variants = variants
+        .iter()
+        .map(|v| lint::Variant { name: snake_case(&v.ident.to_string()), description: v.docs.clone() })
+        .collect();
+    // What the tag means is said by the field that holds the enum and by the variants' docs;
+    // the tag itself has no doc of its own to check.
+    let tag_param = lint::Param {
+        description: Some("the variant".to_owned()),
+        ..lint::Param::new(tag.value(), lint::TypeClass::Enum { variants })
+    };
+    // `deny_unknown_fields` on the enum applies to every variant: reported once, here.
+    let deny_unknown_fields = args.deny_unknown_fields.is_some();
+    let model = lint::Args { params: vec![tag_param], deny_unknown_fields, allows: model_allows(&args.allows) };
+    for finding in lint::check_args(&model).findings {
+        let span = match finding.target {
             lint::Target::Allow { param: None, index } => args.allows.get(index).map(|a| a.lint.span()),
             lint::Target::Args if finding.lint == Some(lint::Lint::FalseStrictness) => args.deny_unknown_fields,
-            _ => None,
+            // An empty tag is already an error of its own.
+            _ if tag.value().trim().is_empty() => continue,
+            _ if finding.lint == Some(lint::Lint::MissingDescription) => undocumented,
+            _ => Some(tag.span()),
         };
         errors.push(syn::Error::new(span.unwrap_or(args.ident.span()), finding.render()));
     }
+}
+
+/// A variant's name on the wire, as serde's `rename_all = "snake_case"` writes it.
+fn snake_case(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.char_indices() {
+        if c.is_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
 }
 
 pub fn check_tool(tool: &ToolItemRef, name: &str, paginated: bool, has_args: bool, output: &Type, errors: &mut Errors) {

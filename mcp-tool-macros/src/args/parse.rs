@@ -26,6 +26,8 @@ pub fn allows_from(map: HashMap<Ident, LitStr>) -> Vec<Allow> {
 struct ItemAttr {
     #[darling(default)]
     allow: HashMap<Ident, LitStr>,
+    /// The field that names the variant of an internally tagged enum.
+    tag: Option<LitStr>,
 }
 
 /// An attribute value kept as written: darling would read `default = "text"` as the
@@ -63,6 +65,22 @@ pub enum Shape {
     Struct(Vec<Field>),
     /// A fieldless enum: a closed set of values, checked for shape only.
     Enum,
+    /// `#[tool_args(tag = "..")]`: an internally tagged enum whose variants are unit or have
+    /// named fields, each such field a parameter like a struct field.
+    Tagged {
+        tag: LitStr,
+        variants: Vec<Variant>,
+        /// False after an error in the tag or a variant's shape: the enum is then emitted
+        /// without `tag`, so that serde adds no second error about the same mistake.
+        sound: bool,
+    },
+}
+
+pub struct Variant {
+    pub ident: Ident,
+    pub docs: Option<String>,
+    /// Empty for a unit variant.
+    pub fields: Vec<Field>,
 }
 
 pub struct ArgsItem {
@@ -82,11 +100,11 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
             return None;
         }
     };
-    let allows = match NestedMeta::parse_meta_list(attr).map_err(darling::Error::from).and_then(|m| ItemAttr::from_list(&m)) {
-        Ok(a) => allows_from(a.allow),
+    let (allows, tag) = match NestedMeta::parse_meta_list(attr).map_err(darling::Error::from).and_then(|m| ItemAttr::from_list(&m)) {
+        Ok(a) => (allows_from(a.allow), a.tag),
         Err(e) => {
             errors.push(e.into());
-            Vec::new()
+            (Vec::new(), None)
         }
     };
     match item {
@@ -100,34 +118,69 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
                 );
                 return None;
             };
-            let mut fields = Vec::new();
-            for f in named.named.iter_mut() {
-                let attr = take_arg_attr(&mut f.attrs, errors);
-                let ident = f.ident.clone().expect("named field");
-                fields.push(Field {
-                    docs: doc_text(&f.attrs),
-                    serde_default: serde_flag(&f.attrs, "default").is_some(),
-                    min: attr.min.as_ref().and_then(|e| number_text(e, errors)),
-                    max: attr.max.as_ref().and_then(|e| number_text(e, errors)),
-                    default: attr.default.map(|v| v.0),
-                    allows: allows_from(attr.allow),
-                    ty: f.ty.clone(),
-                    ident,
-                });
+            if let Some(tag) = &tag {
+                errors.error(
+                    tag.span(),
+                    "`tag` applies to enums: it names the field that says which variant is sent",
+                    "remove `tag = ..` from the struct; put it on an enum whose variants carry the fields: `#[tool_args(tag = \"..\")] pub enum ..`",
+                );
             }
+            let fields = named_fields(named, errors);
             let ident = s.ident.clone();
             Some(ArgsItem { item: Item::Struct(s), ident, shape: Shape::Struct(fields), allows, deny_unknown_fields })
         }
-        Item::Enum(e) => {
-            for v in e.variants.iter().filter(|v| !matches!(v.fields, Fields::Unit)) {
+        Item::Enum(mut e) => {
+            let ident = e.ident.clone();
+            let Some(tag) = tag else {
+                for v in e.variants.iter().filter(|v| !matches!(v.fields, Fields::Unit)) {
+                    errors.error(
+                        v.fields.span(),
+                        format!("variant `{}` has fields, and an enum without `tag` is a closed set of names", v.ident),
+                        "to carry data, name the field that says which variant is sent: `#[tool_args(tag = \"..\")]`, and give the variants named fields; otherwise keep the variants fieldless",
+                    );
+                }
+                return Some(ArgsItem { item: Item::Enum(e), ident, shape: Shape::Enum, allows, deny_unknown_fields: None });
+            };
+            let tag_name = tag.value();
+            let mut sound = !tag_name.trim().is_empty();
+            if !sound {
                 errors.error(
-                    v.fields.span(),
-                    format!("variant `{}` has fields; #[tool_args] enums are closed sets of names", v.ident),
-                    "keep the variants fieldless; for alternatives with data, split the tool or use a struct per case",
+                    tag.span(),
+                    "the `tag` is empty: it is the name of the field that says which variant is sent",
+                    "name the choice the variants make, e.g. `tag = \"detail_level\"`",
                 );
             }
-            let ident = e.ident.clone();
-            Some(ArgsItem { item: Item::Enum(e), ident, shape: Shape::Enum, allows, deny_unknown_fields: None })
+            let mut variants = Vec::new();
+            for v in e.variants.iter_mut() {
+                let fields = match &mut v.fields {
+                    Fields::Unit => Vec::new(),
+                    Fields::Named(named) => named_fields(named, errors),
+                    Fields::Unnamed(unnamed) => {
+                        sound = false;
+                        // Still take `#[arg]` off, or the compiler adds "cannot find attribute".
+                        for f in unnamed.unnamed.iter_mut() {
+                            take_arg_attr(&mut f.attrs, errors);
+                        }
+                        errors.error(
+                            unnamed.span(),
+                            format!("variant `{}` has unnamed fields: in a tagged enum each field is a parameter, and a parameter needs a name", v.ident),
+                            format!("give the variant named fields, each with a doc comment: `{} {{ name: Type }}`", v.ident),
+                        );
+                        Vec::new()
+                    }
+                };
+                for f in fields.iter().filter(|f| f.ident == tag_name) {
+                    sound = false;
+                    errors.error(
+                        f.ident.span(),
+                        format!("`{}` is both the tag of `{ident}` and a field of its variant `{}`: the two would share one key", f.ident, v.ident),
+                        "rename the field, or choose another `tag`",
+                    );
+                }
+                variants.push(Variant { ident: v.ident.clone(), docs: doc_text(&v.attrs), fields });
+            }
+            let deny_unknown_fields = serde_flag(&e.attrs, "deny_unknown_fields");
+            Some(ArgsItem { item: Item::Enum(e), ident, shape: Shape::Tagged { tag, variants, sound }, allows, deny_unknown_fields })
         }
         other => {
             errors.error(
@@ -138,6 +191,26 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
             None
         }
     }
+}
+
+/// The named fields of a struct or a variant, with their `#[arg(...)]` removed and parsed.
+fn named_fields(named: &mut syn::FieldsNamed, errors: &mut Errors) -> Vec<Field> {
+    let mut fields = Vec::new();
+    for f in named.named.iter_mut() {
+        let attr = take_arg_attr(&mut f.attrs, errors);
+        let ident = f.ident.clone().expect("named field");
+        fields.push(Field {
+            docs: doc_text(&f.attrs),
+            serde_default: serde_flag(&f.attrs, "default").is_some(),
+            min: attr.min.as_ref().and_then(|e| number_text(e, errors)),
+            max: attr.max.as_ref().and_then(|e| number_text(e, errors)),
+            default: attr.default.map(|v| v.0),
+            allows: allows_from(attr.allow),
+            ty: f.ty.clone(),
+            ident,
+        });
+    }
+    fields
 }
 
 /// Removes `#[arg(...)]` from a field and parses it.

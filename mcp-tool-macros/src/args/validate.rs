@@ -1,6 +1,6 @@
 //! Structural checks of `#[tool_args]`, then the design lints.
 
-use super::parse::{ArgsItem, Shape};
+use super::parse::{ArgsItem, Field, Shape};
 use crate::diagnostics::Errors;
 use crate::lints;
 use syn::spanned::Spanned;
@@ -19,28 +19,35 @@ pub fn validate(args: &ArgsItem, errors: &mut Errors) {
             "use concrete types",
         );
     }
-    if let Shape::Struct(fields) = &args.shape {
-        for f in fields {
-            if f.default.is_some() && option_inner(&f.ty).is_some() {
+    match &args.shape {
+        Shape::Struct(fields) => check_fields(fields, errors),
+        Shape::Tagged { variants, .. } => variants.iter().for_each(|v| check_fields(&v.fields, errors)),
+        Shape::Enum => {}
+    }
+    lints::check_args(args, errors);
+}
+
+/// What `#[arg(...)]` cannot mean on a field, wherever the field is declared.
+fn check_fields(fields: &[Field], errors: &mut Errors) {
+    for f in fields {
+        if f.default.is_some() && option_inner(&f.ty).is_some() {
+            errors.error(
+                f.ty.span(),
+                format!("`{}` has a default, so it is never absent: `Option` says the opposite", f.ident),
+                "drop the `Option`: with `#[arg(default = ..)]` the field always has a value",
+            );
+        }
+        let numeric = is_number(option_inner(&f.ty).unwrap_or(&f.ty));
+        for (bound, which) in [(&f.min, "min"), (&f.max, "max")] {
+            if let (Some((_, span)), false) = (bound, numeric) {
                 errors.error(
-                    f.ty.span(),
-                    format!("`{}` has a default, so it is never absent: `Option` says the opposite", f.ident),
-                    "drop the `Option`: with `#[arg(default = ..)]` the field always has a value",
+                    *span,
+                    format!("`{which}` applies to numbers, and `{}` is not a number type", f.ident),
+                    "remove the bound, or make the field an integer or float",
                 );
-            }
-            let numeric = is_number(option_inner(&f.ty).unwrap_or(&f.ty));
-            for (bound, which) in [(&f.min, "min"), (&f.max, "max")] {
-                if let (Some((_, span)), false) = (bound, numeric) {
-                    errors.error(
-                        *span,
-                        format!("`{which}` applies to numbers, and `{}` is not a number type", f.ident),
-                        "remove the bound, or make the field an integer or float",
-                    );
-                }
             }
         }
     }
-    lints::check_args(args, errors);
 }
 
 /// `T` of `Option<T>`.

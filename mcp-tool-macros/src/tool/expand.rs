@@ -74,7 +74,12 @@ pub fn expand(tool: &ToolItem, checked: &Checked) -> TokenStream {
             quote!(#p::Exception { target: "tool", lint: #lint, reason: #reason })
         })
         .collect();
-    let args_exceptions = args_ty.map(|ty| quote!(__all.extend_from_slice(<#ty as #p::ToolArgs>::exceptions());));
+    let args_exceptions = args_ty.map(|ty| {
+        quote! {
+            __all.extend_from_slice(<#ty as #p::ToolArgs>::exceptions());
+            <#ty as #p::ToolArgs>::nested_exceptions(&mut __all);
+        }
+    });
 
     // The cross-item rule: a `cursor` argument and a `Page` output go together. The args struct
     // is another item, so its fact arrives as an associated const and is checked in const eval.
