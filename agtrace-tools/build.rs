@@ -9,12 +9,19 @@ fn main() {
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
         .unwrap_or_default();
-    files.retain(|p| p.extension().is_some_and(|e| e == "rs") && p.file_stem().is_some_and(|s| s != "mod"));
+    files.retain(|p| {
+        p.extension().is_some_and(|e| e == "rs") && p.file_stem().is_some_and(|s| s != "mod")
+    });
     files.sort();
     let mut code = String::new();
     for path in files {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-        writeln!(code, "#[path = {:?}]\npub mod {stem};", path.display().to_string()).unwrap();
+        writeln!(
+            code,
+            "#[path = {:?}]\npub mod {stem};",
+            path.display().to_string()
+        )
+        .unwrap();
     }
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).join("tool_modules.rs");
     std::fs::write(out, code).unwrap();

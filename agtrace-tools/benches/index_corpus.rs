@@ -19,7 +19,11 @@ fn dir_size(p: &Path) -> u64 {
     if let Ok(rd) = std::fs::read_dir(p) {
         for e in rd.flatten() {
             let path = e.path();
-            if path.is_dir() { total += dir_size(&path) } else { total += e.metadata().map(|m| m.len()).unwrap_or(0) }
+            if path.is_dir() {
+                total += dir_size(&path)
+            } else {
+                total += e.metadata().map(|m| m.len()).unwrap_or(0)
+            }
         }
     }
     total
@@ -63,7 +67,9 @@ fn main() {
     let probe = base.path().join("probe");
     let sample = generate(&CorpusSpec::new(300, 1), &probe).unwrap();
     std::fs::remove_dir_all(&probe).unwrap();
-    let sessions = ((target as f64 / (sample.bytes as f64 / 300.0)) * 1.05).ceil().max(3.0) as usize;
+    let sessions = ((target as f64 / (sample.bytes as f64 / 300.0)) * 1.05)
+        .ceil()
+        .max(3.0) as usize;
     let t = Instant::now();
     let listing = logs.join(".bench-corpus");
     let corpus = match std::fs::read_to_string(&listing) {
@@ -71,7 +77,12 @@ fn main() {
             let mut lines = text.lines();
             let bytes = lines.next().unwrap().parse().unwrap();
             let paths: Vec<std::path::PathBuf> = lines.map(Into::into).collect();
-            CorpusStats { files: paths.len() as u64, bytes, sessions: [0; 3], paths }
+            CorpusStats {
+                files: paths.len() as u64,
+                bytes,
+                sessions: [0; 3],
+                paths,
+            }
         }
         _ => {
             let c = generate(&CorpusSpec::new(sessions, 2026), &logs).unwrap();
@@ -86,7 +97,13 @@ fn main() {
         }
     };
     let mb = corpus.bytes as f64 / 1e6;
-    println!("corpus: {} sessions, {} files, {:.1} MB, generated in {:.1}s", sessions, corpus.files, mb, t.elapsed().as_secs_f64());
+    println!(
+        "corpus: {} sessions, {} files, {:.1} MB, generated in {:.1}s",
+        sessions,
+        corpus.files,
+        mb,
+        t.elapsed().as_secs_f64()
+    );
 
     // `AGTRACE_BENCH_BUILD_ONLY=1`: just the build (for profiling).
     let build_only = std::env::var_os("AGTRACE_BENCH_BUILD_ONLY").is_some();
@@ -106,13 +123,24 @@ fn main() {
         }
     });
     let parse_s = t.elapsed().as_secs_f64();
-    println!("parse only (2 threads, no index): {:.1}s = {:.0} MB/s, {} events", parse_s, mb / parse_s, events.into_inner());
+    println!(
+        "parse only (2 threads, no index): {:.1}s = {:.0} MB/s, {} events",
+        parse_s,
+        mb / parse_s,
+        events.into_inner()
+    );
 
     let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
     let t = Instant::now();
     let stats = store.refresh().unwrap();
     let build_s = t.elapsed().as_secs_f64();
-    let rest = stats.write_ms.saturating_sub(stats.events_insert_ms + stats.fts_insert_ms + stats.commit_ms + stats.wait_ms + stats.checkpoint_ms);
+    let rest = stats.write_ms.saturating_sub(
+        stats.events_insert_ms
+            + stats.fts_insert_ms
+            + stats.commit_ms
+            + stats.wait_ms
+            + stats.checkpoint_ms,
+    );
     println!(
         "full build: {:.1}s = {:.1} MB/s ({} files, {} events; parser threads busy {:.1}s CPU, writer {:.1}s wall, of which event rows {:.1}s, FTS inserts {:.1}s, commits {:.1}s, waiting for parsers {:.1}s, checkpoint {:.1}s, rest {:.1}s)",
         build_s,
@@ -130,18 +158,37 @@ fn main() {
     );
     let t = Instant::now();
     let again = store.refresh().unwrap();
-    println!("no-change re-index: {:.3}s ({} files skipped)", t.elapsed().as_secs_f64(), again.files_skipped);
+    println!(
+        "no-change re-index: {:.3}s ({} files skipped)",
+        t.elapsed().as_secs_f64(),
+        again.files_skipped
+    );
     // Incremental: append one record to 200 JSONL files and rewrite 20 Gemini documents (same
     // bytes, new mtime: re-parsed and replaced), then put the files back.
-    let jsonl: Vec<&std::path::PathBuf> = corpus.paths.iter().enumerate().filter(|(i, _)| i % 3 != 2).map(|(_, p)| p).collect();
-    let gemini: Vec<&std::path::PathBuf> = corpus.paths.iter().enumerate().filter(|(i, _)| i % 3 == 2).map(|(_, p)| p).collect();
+    let jsonl: Vec<&std::path::PathBuf> = corpus
+        .paths
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % 3 != 2)
+        .map(|(_, p)| p)
+        .collect();
+    let gemini: Vec<&std::path::PathBuf> = corpus
+        .paths
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % 3 == 2)
+        .map(|(_, p)| p)
+        .collect();
     let appended: Vec<(&std::path::PathBuf, u64)> = jsonl
         .iter()
         .step_by((jsonl.len() / 200).max(1))
         .take(200)
         .map(|p| {
             let bytes = std::fs::read(p).unwrap();
-            let first = &bytes[..bytes.iter().position(|b| *b == b'\n').map_or(bytes.len(), |i| i + 1)];
+            let first = &bytes[..bytes
+                .iter()
+                .position(|b| *b == b'\n')
+                .map_or(bytes.len(), |i| i + 1)];
             let mut f = std::fs::OpenOptions::new().append(true).open(p).unwrap();
             std::io::Write::write_all(&mut f, first).unwrap();
             (*p, bytes.len() as u64)
@@ -165,27 +212,68 @@ fn main() {
         inc.commit_ms as f64 / 1000.0
     );
     for (p, len) in appended {
-        std::fs::OpenOptions::new().write(true).open(p).unwrap().set_len(len).unwrap();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(p)
+            .unwrap()
+            .set_len(len)
+            .unwrap();
     }
     store.refresh().unwrap();
     let idx = dir_size(&data);
-    println!("index size: {:.1} MB = {:.2}x the logs", idx as f64 / 1e6, idx as f64 / corpus.bytes as f64);
+    println!(
+        "index size: {:.1} MB = {:.2}x the logs",
+        idx as f64 / 1e6,
+        idx as f64 / corpus.bytes as f64
+    );
 
     if build_only {
         return;
     }
-    let all = store.list_sessions(&SessionFilter { include_subagents: true, ..Default::default() }, None, 100_000).unwrap().sessions;
+    let all = store
+        .list_sessions(
+            &SessionFilter {
+                include_subagents: true,
+                ..Default::default()
+            },
+            None,
+            100_000,
+        )
+        .unwrap()
+        .sessions;
     let mid = &all[all.len() / 2];
     println!("\n| query | p50 ms | p99 ms |\n| --- | --- | --- |");
-    let q = |text: &str| SearchQuery { text: text.into(), limit: 10, ..Default::default() };
+    let q = |text: &str| SearchQuery {
+        text: text.into(),
+        limit: 10,
+        ..Default::default()
+    };
     for (name, query) in [
         ("search common word `error`", q("error")),
         ("search rare word `quasar`", q("quasar")),
         ("search token `ZEBRA-4471`", q("ZEBRA-4471")),
         ("search two words `naïve café`", q("naïve café")),
-        ("search `error`, provider=gemini", SearchQuery { provider: Some(Provider::Gemini), ..q("error") }),
-        ("search `quasar`, kind=tool_result", SearchQuery { kind: Some(EventKind::ToolResult), ..q("quasar") }),
-        ("search `error` in one session", SearchQuery { session: Some(mid.id.clone()), ..q("error") }),
+        (
+            "search `error`, provider=gemini",
+            SearchQuery {
+                provider: Some(Provider::Gemini),
+                ..q("error")
+            },
+        ),
+        (
+            "search `quasar`, kind=tool_result",
+            SearchQuery {
+                kind: Some(EventKind::ToolResult),
+                ..q("quasar")
+            },
+        ),
+        (
+            "search `error` in one session",
+            SearchQuery {
+                session: Some(mid.id.clone()),
+                ..q("error")
+            },
+        ),
     ] {
         measure(name, 200, |_| {
             store.search(&query).unwrap();
@@ -193,14 +281,25 @@ fn main() {
     }
     let page1 = store.search(&q("error")).unwrap();
     measure("search `error`, page 2 (keyset)", 200, |_| {
-        store.search(&SearchQuery { after: page1.next, ..q("error") }).unwrap();
+        store
+            .search(&SearchQuery {
+                after: page1.next,
+                ..q("error")
+            })
+            .unwrap();
     });
     measure("list_sessions first page (20)", 200, |_| {
-        store.list_sessions(&SessionFilter::default(), None, 20).unwrap();
+        store
+            .list_sessions(&SessionFilter::default(), None, 20)
+            .unwrap();
     });
     let project = mid.project.hash.clone();
     measure("list_sessions by project + since", 200, |_| {
-        let f = SessionFilter { project: project.clone(), since: Some("2025-06-01T00:00:00Z".parse().unwrap()), ..Default::default() };
+        let f = SessionFilter {
+            project: project.clone(),
+            since: Some("2025-06-01T00:00:00Z".parse().unwrap()),
+            ..Default::default()
+        };
         store.list_sessions(&f, None, 20).unwrap();
     });
     measure("resolve_session (8-char prefix)", 200, |i| {
@@ -208,7 +307,9 @@ fn main() {
     });
     measure("get_event", 200, |i| {
         let s = &all[i % all.len()];
-        store.get_event(&s.id, (i as u32 * 7) % s.event_count).unwrap();
+        store
+            .get_event(&s.id, (i as u32 * 7) % s.event_count)
+            .unwrap();
     });
     measure("session_summary", 200, |i| {
         store.session_summary(&all[i % all.len()].id).unwrap();

@@ -33,8 +33,14 @@ fn flags(logs: &Path, data: &Path) -> Vec<String> {
 
 async fn connect(logs: &Path, data: &Path, extra: &[&str]) -> TestClient {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_agtrace"));
-    command.args(flags(logs, data)).args(extra).arg("serve").stderr(std::process::Stdio::null());
-    TestClient::connect(TokioChildProcess::new(command).unwrap()).await.unwrap()
+    command
+        .args(flags(logs, data))
+        .args(extra)
+        .arg("serve")
+        .stderr(std::process::Stdio::null());
+    TestClient::connect(TokioChildProcess::new(command).unwrap())
+        .await
+        .unwrap()
 }
 
 fn corpus(base: &Path, target: u64) -> PathBuf {
@@ -47,15 +53,25 @@ fn corpus(base: &Path, target: u64) -> PathBuf {
     let sessions = (target / 118_000).max(30) as usize;
     let t = Instant::now();
     let stats = generate(&CorpusSpec::new(sessions, 2026), &logs).unwrap();
-    println!("corpus: {sessions} sessions, {:.1} MB, generated in {:.1} s", stats.bytes as f64 / 1e6, t.elapsed().as_secs_f64());
+    println!(
+        "corpus: {sessions} sessions, {:.1} MB, generated in {:.1} s",
+        stats.bytes as f64 / 1e6,
+        t.elapsed().as_secs_f64()
+    );
     logs
 }
 
 #[tokio::main]
 async fn main() {
     let bench_mode = std::env::args().any(|a| a == "--bench");
-    let target: u64 = std::env::var("AGTRACE_BENCH_BYTES").ok().and_then(|v| v.parse().ok()).unwrap_or(if bench_mode { 1 << 30 } else { 4 << 20 });
-    let calls: usize = std::env::var("AGTRACE_BENCH_CALLS").ok().and_then(|v| v.parse().ok()).unwrap_or(if bench_mode { 100 } else { 3 });
+    let target: u64 = std::env::var("AGTRACE_BENCH_BYTES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if bench_mode { 1 << 30 } else { 4 << 20 });
+    let calls: usize = std::env::var("AGTRACE_BENCH_CALLS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if bench_mode { 100 } else { 3 });
     let temp;
     let base: PathBuf = match std::env::var_os("AGTRACE_BENCH_DIR") {
         Some(d) => PathBuf::from(d),
@@ -70,7 +86,12 @@ async fn main() {
     let t = Instant::now();
     let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
     let stats = store.refresh().unwrap();
-    println!("index: {} files, {:.1} MB read, in {:.1} s", stats.files_seen, stats.bytes_read as f64 / 1e6, t.elapsed().as_secs_f64());
+    println!(
+        "index: {} files, {:.1} MB read, in {:.1} s",
+        stats.files_seen,
+        stats.bytes_read as f64 / 1e6,
+        t.elapsed().as_secs_f64()
+    );
     let (largest, largest_bytes) = largest_session(&store);
     drop(store);
 
@@ -85,31 +106,57 @@ async fn main() {
         client.close().await;
     }
     starts.sort();
-    println!("\nstart to first answer (warm index), 5 runs: p50 {:.0} ms, max {:.0} ms", percentile(&starts, 0.5), percentile(&starts, 1.0));
+    println!(
+        "\nstart to first answer (warm index), 5 runs: p50 {:.0} ms, max {:.0} ms",
+        percentile(&starts, 0.5),
+        percentile(&starts, 1.0)
+    );
 
     let cached = connect(&logs, &data, &[]).await;
     let uncached = connect(&logs, &data, &["--session-cache-mb", "0"]).await;
     let sessions = cached.call("list_sessions", json!({"limit": 50})).await;
     let rows = sessions.expect_ok().as_array().unwrap().clone();
-    let session = rows.iter().max_by_key(|r| r["turns"].as_u64().unwrap_or(0)).unwrap()["session_id"].as_str().unwrap().to_owned();
-    let hits = cached.call("search_event_previews", json!({"query": "error", "limit": 5})).await;
+    let session = rows
+        .iter()
+        .max_by_key(|r| r["turns"].as_u64().unwrap_or(0))
+        .unwrap()["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let hits = cached
+        .call(
+            "search_event_previews",
+            json!({"query": "error", "limit": 5}),
+        )
+        .await;
     let hit = hits.expect_ok()[0].clone();
     let project = rows[0]["project_hash"].clone();
 
     let cases: Vec<(&str, Value)> = vec![
         ("list_sessions", json!({"limit": 20})),
-        ("list_sessions", json!({"limit": 20, "provider": "codex", "project": project})),
+        (
+            "list_sessions",
+            json!({"limit": 20, "provider": "codex", "project": project}),
+        ),
         ("get_session_summary", json!({"session_id": session})),
         ("get_session_turns", json!({"session_id": session})),
-        ("get_turn_steps", json!({"session_id": session, "turn_index": 0})),
+        (
+            "get_turn_steps",
+            json!({"session_id": session, "turn_index": 0}),
+        ),
         ("get_session_full", json!({"session_id": session})),
         ("search_event_previews", json!({"query": "error"})),
         ("search_event_previews", json!({"query": "ZEBRA-4471"})),
-        ("get_event_details", json!({"session_id": hit["session_id"], "event_index": hit["event_index"]})),
+        (
+            "get_event_details",
+            json!({"session_id": hit["session_id"], "event_index": hit["event_index"]}),
+        ),
         ("analyze_session", json!({"session_id": session})),
         ("get_project_info", json!({})),
     ];
-    println!("\n| tool (arguments) | p50 ms | p99 ms | p50 ms, no cache | p99 ms, no cache | answer bytes |\n| --- | --- | --- | --- | --- | --- |");
+    println!(
+        "\n| tool (arguments) | p50 ms | p99 ms | p50 ms, no cache | p99 ms, no cache | answer bytes |\n| --- | --- | --- | --- | --- | --- |"
+    );
     for (tool, args) in cases {
         let mut row = Vec::new();
         let mut bytes = 0;
@@ -125,7 +172,11 @@ async fn main() {
                 assert!(answer.is_ok());
             }
             times.sort();
-            row.push(format!("{:.2} | {:.2}", percentile(&times, 0.5), percentile(&times, 0.99)));
+            row.push(format!(
+                "{:.2} | {:.2}",
+                percentile(&times, 0.5),
+                percentile(&times, 0.99)
+            ));
         }
         let shown: String = args.to_string().chars().take(60).collect();
         println!("| `{tool}` {shown} | {} | {bytes} |", row.join(" | "));
@@ -133,7 +184,10 @@ async fn main() {
 
     // Reading a session whole is one call per page: without the cache each page parses the
     // whole file again, so the time grows with the square of the session's size.
-    println!("\nreading the largest session ({:.1} MB) whole through get_session_full:", largest_bytes as f64 / 1e6);
+    println!(
+        "\nreading the largest session ({:.1} MB) whole through get_session_full:",
+        largest_bytes as f64 / 1e6
+    );
     for (name, client) in [("cache on", &cached), ("cache off", &uncached)] {
         let t = Instant::now();
         let mut pages = 0;
@@ -151,7 +205,10 @@ async fn main() {
                 None => break,
             }
         }
-        println!("- {name}: {pages} pages in {:.0} ms", t.elapsed().as_secs_f64() * 1000.0);
+        println!(
+            "- {name}: {pages} pages in {:.0} ms",
+            t.elapsed().as_secs_f64() * 1000.0
+        );
     }
     cached.close().await;
     uncached.close().await;
@@ -162,7 +219,9 @@ fn largest_session(store: &TraceStore) -> (String, u64) {
     let mut best = (String::new(), 0);
     let mut after = None;
     loop {
-        let page = store.list_sessions(&SessionFilter::default(), after.as_ref(), 500).unwrap();
+        let page = store
+            .list_sessions(&SessionFilter::default(), after.as_ref(), 500)
+            .unwrap();
         for s in &page.sessions {
             let len = std::fs::metadata(&s.path).map(|m| m.len()).unwrap_or(0);
             if len > best.1 {

@@ -54,18 +54,26 @@ impl Positioner {
                     self.step_message = ev.message_id.clone();
                 }
                 self.in_generation = true;
-                if let (EventKind::ToolCall, Some(id), Some(step)) = (ev.kind, &ev.call_id, self.step) {
+                if let (EventKind::ToolCall, Some(id), Some(step)) =
+                    (ev.kind, &ev.call_id, self.step)
+                {
                     self.calls.insert(id.clone(), step);
                 }
                 (self.turn, self.step)
             }
             EventKind::ToolResult => {
-                let step = ev.call_id.as_ref().and_then(|id| self.calls.get(id).copied()).or(self.step);
+                let step = ev
+                    .call_id
+                    .as_ref()
+                    .and_then(|id| self.calls.get(id).copied())
+                    .or(self.step);
                 self.in_generation = false;
                 (self.turn, step)
             }
             EventKind::TokenUsage => (self.turn, self.step),
-            EventKind::Notification => (self.turn, if self.in_generation { self.step } else { None }),
+            EventKind::Notification => {
+                (self.turn, if self.in_generation { self.step } else { None })
+            }
         }
     }
 }
@@ -212,9 +220,14 @@ pub fn assemble(events: &[Event]) -> Vec<Turn> {
                 }
             }
             EventKind::ToolResult => {
-                let slot = ev.call_id.as_ref().and_then(|id| by_call.get(&(ev.turn, id.clone())).copied());
+                let slot = ev
+                    .call_id
+                    .as_ref()
+                    .and_then(|id| by_call.get(&(ev.turn, id.clone())).copied());
                 if let Some((csi, ci)) = slot {
-                    let call_ts = events.get(turns[ti].steps[csi].tool_calls[ci].call_event as usize).and_then(|e| e.timestamp);
+                    let call_ts = events
+                        .get(turns[ti].steps[csi].tool_calls[ci].call_event as usize)
+                        .and_then(|e| e.timestamp);
                     let call = &mut turns[ti].steps[csi].tool_calls[ci];
                     if call.result_event.is_none() {
                         call.result_event = Some(ev.index);

@@ -18,7 +18,9 @@ pub struct Config {
 }
 
 fn home() -> PathBuf {
-    std::env::var_os("HOME").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."))
+    std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("."))
 }
 
 /// The platform data directory for agtrace (`$XDG_DATA_HOME/agtrace`, `~/.local/share/agtrace`,
@@ -28,9 +30,10 @@ pub fn default_data_dir() -> PathBuf {
         return home().join("Library/Application Support/agtrace");
     }
     if cfg!(windows)
-        && let Some(d) = std::env::var_os("LOCALAPPDATA") {
-            return PathBuf::from(d).join("agtrace");
-        }
+        && let Some(d) = std::env::var_os("LOCALAPPDATA")
+    {
+        return PathBuf::from(d).join("agtrace");
+    }
     match std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()) {
         Some(d) => PathBuf::from(d).join("agtrace"),
         None => home().join(".local/share/agtrace"),
@@ -41,7 +44,11 @@ impl Config {
     /// Defaults overridden by `AGTRACE_CLAUDE_DIR`, `AGTRACE_CODEX_DIR`, `AGTRACE_GEMINI_DIR`
     /// and `AGTRACE_DATA_DIR`.
     pub fn from_env() -> Self {
-        let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(PathBuf::from);
+        let var = |k: &str| {
+            std::env::var_os(k)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
         let h = home();
         Config {
             claude_dir: var("AGTRACE_CLAUDE_DIR").unwrap_or_else(|| h.join(".claude/projects")),
@@ -95,5 +102,6 @@ impl Config {
 }
 
 fn absolute(p: &Path) -> PathBuf {
-    std::fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
+    std::fs::canonicalize(p)
+        .unwrap_or_else(|_| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
 }

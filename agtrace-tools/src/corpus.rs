@@ -32,7 +32,14 @@ pub struct CorpusSpec {
 
 impl CorpusSpec {
     pub fn new(sessions: usize, seed: u64) -> Self {
-        CorpusSpec { sessions, seed, turns: (2, 12), steps: (1, 6), max_tool_output: 1 << 20, projects: 12 }
+        CorpusSpec {
+            sessions,
+            seed,
+            turns: (2, 12),
+            steps: (1, 6),
+            max_tool_output: 1 << 20,
+            projects: 12,
+        }
     }
 }
 
@@ -81,10 +88,52 @@ impl Rng {
 }
 
 const WORDS: &[&str] = &[
-    "the", "agent", "file", "build", "test", "error", "warning", "function", "module", "config", "index", "query",
-    "session", "token", "parser", "render", "cache", "thread", "async", "buffer", "naïve", "café", "über", "résumé",
-    "straße", "日本語", "données", "Ελληνικά", "emoji🙂", "fix", "refactor", "deploy", "compile", "cargo", "rust",
-    "python", "stack", "trace", "panic", "unwrap", "result", "option", "vector", "string", "lifetime", "borrow",
+    "the",
+    "agent",
+    "file",
+    "build",
+    "test",
+    "error",
+    "warning",
+    "function",
+    "module",
+    "config",
+    "index",
+    "query",
+    "session",
+    "token",
+    "parser",
+    "render",
+    "cache",
+    "thread",
+    "async",
+    "buffer",
+    "naïve",
+    "café",
+    "über",
+    "résumé",
+    "straße",
+    "日本語",
+    "données",
+    "Ελληνικά",
+    "emoji🙂",
+    "fix",
+    "refactor",
+    "deploy",
+    "compile",
+    "cargo",
+    "rust",
+    "python",
+    "stack",
+    "trace",
+    "panic",
+    "unwrap",
+    "result",
+    "option",
+    "vector",
+    "string",
+    "lifetime",
+    "borrow",
 ];
 const RARE: &[&str] = &["ZEBRA-4471", "quasar", "heliotrope", "Ångström"];
 const TOOLS: &[&str] = &["Bash", "Read", "Edit", "Write", "Grep"];
@@ -145,7 +194,9 @@ fn write_lines(path: &Path, lines: &[Value]) -> Result<u64> {
         w.write_all(b"\n").map_err(|e| Error::io(path, e))?;
     }
     w.flush().map_err(|e| Error::io(path, e))?;
-    Ok(std::fs::metadata(path).map_err(|e| Error::io(path, e))?.len())
+    Ok(std::fs::metadata(path)
+        .map_err(|e| Error::io(path, e))?
+        .len())
 }
 
 fn claude(c: &mut Ctx, out: &Path, cwd: &str) -> Result<(PathBuf, u64)> {
@@ -228,7 +279,12 @@ fn codex(c: &mut Ctx, out: &Path, cwd: &str) -> Result<(PathBuf, u64)> {
             let cmd = sentence(&mut c.rng, nc);
             let ts = c.tick(3_000);
             lines.push(json!({"timestamp": ts, "type": "response_item", "payload": {"type": "function_call", "name": "shell_command", "arguments": json!({"command": cmd, "workdir": cwd}).to_string(), "call_id": call_id}}));
-            let (i, ca, o, r) = (3000 + c.rng.below(20_000), 2048 + c.rng.below(900), 20 + c.rng.below(600), c.rng.below(20));
+            let (i, ca, o, r) = (
+                3000 + c.rng.below(20_000),
+                2048 + c.rng.below(900),
+                20 + c.rng.below(600),
+                c.rng.below(20),
+            );
             let (i, ca, o, r) = (i, ca.min(i), o + r, r);
             tin += i;
             tcached += ca;
@@ -249,9 +305,14 @@ fn codex(c: &mut Ctx, out: &Path, cwd: &str) -> Result<(PathBuf, u64)> {
         lines.push(json!({"timestamp": ts, "type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": msg}]}}));
     }
     let date = chrono::DateTime::from_timestamp_millis(start).unwrap_or_default();
-    let dir = out.join("codex/sessions").join(date.format("%Y/%m/%d").to_string());
+    let dir = out
+        .join("codex/sessions")
+        .join(date.format("%Y/%m/%d").to_string());
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    let path = dir.join(format!("rollout-{}-{id}.jsonl", date.format("%Y-%m-%dT%H-%M-%S")));
+    let path = dir.join(format!(
+        "rollout-{}-{id}.jsonl",
+        date.format("%Y-%m-%dT%H-%M-%S")
+    ));
     let bytes = write_lines(&path, &lines)?;
     Ok((path, bytes))
 }
@@ -264,7 +325,8 @@ fn gemini(c: &mut Ctx, out: &Path, cwd: &str) -> Result<(PathBuf, u64)> {
         let n = 5 + c.rng.below(30) as usize;
         let prompt = sentence(&mut c.rng, n);
         let ts = c.tick(60_000);
-        messages.push(json!({"id": c.rng.uuid(), "timestamp": ts, "type": "user", "content": prompt}));
+        messages
+            .push(json!({"id": c.rng.uuid(), "timestamp": ts, "type": "user", "content": prompt}));
         for _ in 0..c.rng.range(c.spec.steps) {
             let ns = 3 + c.rng.below(5) as usize;
             let subject = sentence(&mut c.rng, ns);
@@ -276,8 +338,17 @@ fn gemini(c: &mut Ctx, out: &Path, cwd: &str) -> Result<(PathBuf, u64)> {
             let nc = 3 + c.rng.below(8) as usize;
             let cmd = sentence(&mut c.rng, nc);
             let output = tool_output(&mut c.rng, c.spec.max_tool_output);
-            let status = if c.rng.below(10) == 0 { "error" } else { "success" };
-            let (input, cached, o, th) = (5000 + c.rng.below(20_000), 4000 + c.rng.below(1000), 10 + c.rng.below(300), c.rng.below(200));
+            let status = if c.rng.below(10) == 0 {
+                "error"
+            } else {
+                "success"
+            };
+            let (input, cached, o, th) = (
+                5000 + c.rng.below(20_000),
+                4000 + c.rng.below(1000),
+                10 + c.rng.below(300),
+                c.rng.below(200),
+            );
             let ts = c.tick(10_000);
             let ts2 = c.tick(20_000);
             messages.push(json!({"id": c.rng.uuid(), "timestamp": ts, "type": "gemini", "content": content, "model": "gemini-2.5-flash",
@@ -292,12 +363,18 @@ fn gemini(c: &mut Ctx, out: &Path, cwd: &str) -> Result<(PathBuf, u64)> {
     let doc = json!({"sessionId": id, "projectHash": hash, "startTime": start, "lastUpdated": iso(c.t), "messages": messages});
     let dir = out.join("gemini/tmp").join(&hash).join("chats");
     std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-    let path = dir.join(format!("session-{}-{}.json", &start[..16].replace(':', "-"), &id[..8]));
+    let path = dir.join(format!(
+        "session-{}-{}.json",
+        &start[..16].replace(':', "-"),
+        &id[..8]
+    ));
     let f = std::fs::File::create(&path).map_err(|e| Error::io(&path, e))?;
     let mut w = BufWriter::new(f);
     serde_json::to_writer(&mut w, &doc).map_err(|e| Error::io(&path, e.into()))?;
     w.flush().map_err(|e| Error::io(&path, e))?;
-    let bytes = std::fs::metadata(&path).map_err(|e| Error::io(&path, e))?.len();
+    let bytes = std::fs::metadata(&path)
+        .map_err(|e| Error::io(&path, e))?
+        .len();
     Ok((path, bytes))
 }
 
@@ -305,7 +382,9 @@ fn gemini(c: &mut Ctx, out: &Path, cwd: &str) -> Result<(PathBuf, u64)> {
 /// `codex/sessions/...` and `gemini/tmp/...` (use [`crate::Config::for_tree`] to index them).
 pub fn generate(spec: &CorpusSpec, out_dir: &Path) -> Result<CorpusStats> {
     let mut stats = CorpusStats::default();
-    let roots: Vec<String> = (0..spec.projects.max(1)).map(|i| format!("/home/dev/src/project-{i:02}")).collect();
+    let roots: Vec<String> = (0..spec.projects.max(1))
+        .map(|i| format!("/home/dev/src/project-{i:02}"))
+        .collect();
     for i in 0..spec.sessions {
         // One RNG per session: a session's content does not depend on how many came before.
         let mut rng = Rng(spec.seed ^ (i as u64).wrapping_mul(0xA076_1D64_78BD_642F));

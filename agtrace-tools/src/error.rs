@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("I/O error on {path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("index database error: {0}")]
     Db(#[from] rusqlite::Error),
     #[error("{0} is not a complete log document yet (being written?)")]
@@ -17,7 +20,10 @@ pub enum Error {
     #[error("session prefix '{prefix}' is shorter than {min} characters")]
     PrefixTooShort { prefix: String, min: usize },
     #[error("session prefix '{prefix}' matches {} sessions: {}", candidates.len(), candidates.join(", "))]
-    AmbiguousSession { prefix: String, candidates: Vec<String> },
+    AmbiguousSession {
+        prefix: String,
+        candidates: Vec<String>,
+    },
     #[error("event {index} not found in session '{session}'")]
     EventNotFound { session: String, index: u32 },
     #[error("the log file of session '{0}' is gone; refresh the index")]
@@ -30,7 +36,10 @@ pub enum Error {
 
 impl Error {
     pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
-        Error::Io { path: path.to_path_buf(), source }
+        Error::Io {
+            path: path.to_path_buf(),
+            source,
+        }
     }
 }
 

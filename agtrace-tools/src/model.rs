@@ -54,7 +54,9 @@ impl FromStr for Provider {
         Self::ALL
             .into_iter()
             .find(|p| p.as_str() == s)
-            .ok_or_else(|| format!("unknown provider '{s}' (expected claude_code, codex or gemini)"))
+            .ok_or_else(|| {
+                format!("unknown provider '{s}' (expected claude_code, codex or gemini)")
+            })
     }
 }
 
@@ -89,7 +91,10 @@ impl EventKind {
 
     /// Whether a model produced the event (it then has a model, where the log names one).
     pub fn is_generated(self) -> bool {
-        matches!(self, EventKind::Message | EventKind::Reasoning | EventKind::ToolCall | EventKind::TokenUsage)
+        matches!(
+            self,
+            EventKind::Message | EventKind::Reasoning | EventKind::ToolCall | EventKind::TokenUsage
+        )
     }
 
     pub fn as_str(self) -> &'static str {
@@ -114,7 +119,10 @@ impl EventKind {
 
     /// Events that the model produced while generating (they open or extend a step).
     pub fn is_generation(self) -> bool {
-        matches!(self, EventKind::Message | EventKind::Reasoning | EventKind::ToolCall)
+        matches!(
+            self,
+            EventKind::Message | EventKind::Reasoning | EventKind::ToolCall
+        )
     }
 }
 
@@ -199,7 +207,9 @@ pub fn project_hash(root: &str) -> String {
 }
 
 pub(crate) fn parse_ts(s: &str) -> Option<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(s).ok().map(|d| d.with_timezone(&Utc))
+    DateTime::parse_from_rfc3339(s)
+        .ok()
+        .map(|d| d.with_timezone(&Utc))
 }
 
 pub(crate) fn ts_from_ms(ms: i64) -> Option<DateTime<Utc>> {

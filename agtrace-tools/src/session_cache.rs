@@ -28,7 +28,10 @@ pub struct FileStamp {
 impl FileStamp {
     pub fn of(path: &Path) -> std::io::Result<Self> {
         let meta = std::fs::metadata(path)?;
-        Ok(FileStamp { len: meta.len(), modified: meta.modified().ok() })
+        Ok(FileStamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        })
     }
 }
 
@@ -58,16 +61,26 @@ pub struct SessionCache {
 impl SessionCache {
     /// A cache of at most `budget` log bytes; 0 keeps nothing.
     pub fn new(budget: u64) -> Self {
-        SessionCache { entries: Mutex::default(), budget }
+        SessionCache {
+            entries: Mutex::default(),
+            budget,
+        }
     }
 
     /// The parsed session, if it was parsed from the file as it is now and `fresh` (what the
     /// index says of it now) matches what it was parsed with.
-    pub fn get(&self, stamp: FileStamp, fresh: impl Fn(&SessionDetail) -> bool) -> Option<Arc<SessionDetail>> {
+    pub fn get(
+        &self,
+        stamp: FileStamp,
+        fresh: impl Fn(&SessionDetail) -> bool,
+    ) -> Option<Arc<SessionDetail>> {
         let mut entries = self.entries.lock().ok()?;
         entries.clock += 1;
         let now = entries.clock;
-        let hit = entries.list.iter_mut().find(|e| e.stamp == stamp && fresh(&e.detail))?;
+        let hit = entries
+            .list
+            .iter_mut()
+            .find(|e| e.stamp == stamp && fresh(&e.detail))?;
         hit.last_used = now;
         Some(hit.detail.clone())
     }
@@ -78,20 +91,33 @@ impl SessionCache {
         if stamp.len > self.budget {
             return;
         }
-        let Ok(mut entries) = self.entries.lock() else { return };
+        let Ok(mut entries) = self.entries.lock() else {
+            return;
+        };
         entries.clock += 1;
         let now = entries.clock;
-        entries.list.retain(|e| e.detail.summary.id != detail.summary.id);
-        entries.list.push(Entry { stamp, detail, last_used: now });
+        entries
+            .list
+            .retain(|e| e.detail.summary.id != detail.summary.id);
+        entries.list.push(Entry {
+            stamp,
+            detail,
+            last_used: now,
+        });
         while entries.list.len() > MAX_ENTRIES || entries.bytes() > self.budget {
-            let oldest = (0..entries.list.len()).min_by_key(|&i| entries.list[i].last_used).expect("not empty: the new entry fits");
+            let oldest = (0..entries.list.len())
+                .min_by_key(|&i| entries.list[i].last_used)
+                .expect("not empty: the new entry fits");
             entries.list.swap_remove(oldest);
         }
     }
 
     /// Number of sessions kept and the log bytes they were parsed from.
     pub fn usage(&self) -> (usize, u64) {
-        self.entries.lock().map(|e| (e.list.len(), e.bytes())).unwrap_or((0, 0))
+        self.entries
+            .lock()
+            .map(|e| (e.list.len(), e.bytes()))
+            .unwrap_or((0, 0))
     }
 }
 
@@ -105,7 +131,10 @@ mod tests {
         let summary = SessionSummary {
             id: id.to_string(),
             provider: Provider::Codex,
-            project: ProjectRef { hash: None, root: None },
+            project: ProjectRef {
+                hash: None,
+                root: None,
+            },
             parent_id: None,
             is_subagent: false,
             start: None,
@@ -121,11 +150,20 @@ mod tests {
             first_prompt: None,
             path: format!("/logs/{id}.jsonl"),
         };
-        Arc::new(SessionDetail { summary, events: Vec::new(), turns: Vec::new(), tokens: Default::default(), children: Vec::new() })
+        Arc::new(SessionDetail {
+            summary,
+            events: Vec::new(),
+            turns: Vec::new(),
+            tokens: Default::default(),
+            children: Vec::new(),
+        })
     }
 
     fn stamp(len: u64) -> FileStamp {
-        FileStamp { len, modified: Some(SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(len)) }
+        FileStamp {
+            len,
+            modified: Some(SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(len)),
+        }
     }
 
     fn kept(cache: &SessionCache, id: &str, len: u64) -> bool {
@@ -140,7 +178,10 @@ mod tests {
         cache.put(stamp(10), detail("a"));
         assert!(kept(&cache, "a", 10));
         assert!(!kept(&cache, "a", 11), "the file changed");
-        assert!(cache.get(stamp(10), |_| false).is_none(), "the index describes it otherwise");
+        assert!(
+            cache.get(stamp(10), |_| false).is_none(),
+            "the index describes it otherwise"
+        );
         // A new parse of the same session replaces the old one.
         cache.put(stamp(11), detail("a"));
         assert_eq!(cache.usage(), (1, 11));
@@ -156,8 +197,15 @@ mod tests {
         }
         assert!(kept(&cache, "a", third), "a is now the most recently used");
         cache.put(stamp(third - 3), detail("d"));
-        assert!(!kept(&cache, "b", third - 1), "b was the least recently used");
-        assert!(kept(&cache, "a", third) && kept(&cache, "c", third - 2) && kept(&cache, "d", third - 3));
+        assert!(
+            !kept(&cache, "b", third - 1),
+            "b was the least recently used"
+        );
+        assert!(
+            kept(&cache, "a", third)
+                && kept(&cache, "c", third - 2)
+                && kept(&cache, "d", third - 3)
+        );
         // A session over the budget is not kept and evicts nothing.
         cache.put(stamp(BUDGET_BYTES + 1), detail("huge"));
         assert_eq!(cache.usage().0, 3);
@@ -174,6 +222,13 @@ mod tests {
             cache.put(stamp(i + 1), detail(&format!("s{i}")));
         }
         assert_eq!(cache.usage().0, MAX_ENTRIES);
-        assert!(!kept(&cache, "s0", 1) && kept(&cache, &format!("s{}", MAX_ENTRIES + 4), MAX_ENTRIES as u64 + 5));
+        assert!(
+            !kept(&cache, "s0", 1)
+                && kept(
+                    &cache,
+                    &format!("s{}", MAX_ENTRIES + 4),
+                    MAX_ENTRIES as u64 + 5
+                )
+        );
     }
 }

@@ -23,8 +23,9 @@ use crate::session_cache::{FileStamp, SessionCache};
 use crate::tokens::{TokenAccumulator, TokenUsage};
 
 pub use crate::index::query::{
-    MIN_PREFIX, PREVIEW_CHARS, ProjectInfo, ProjectRef, ProviderCounts, SearchCursor, SearchHit, SearchPage, SearchQuery,
-    SessionCursor, SessionFilter, SessionPage, SessionSummary, fts_query, preview, project_key,
+    MIN_PREFIX, PREVIEW_CHARS, ProjectInfo, ProjectRef, ProviderCounts, SearchCursor, SearchHit,
+    SearchPage, SearchQuery, SessionCursor, SessionFilter, SessionPage, SessionSummary, fts_query,
+    preview, project_key,
 };
 pub use crate::index::{IndexStats, Progress};
 
@@ -61,7 +62,9 @@ pub struct TraceStore {
 
 impl std::fmt::Debug for TraceStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("TraceStore").field("config", &self.inner.config).finish()
+        f.debug_struct("TraceStore")
+            .field("config", &self.inner.config)
+            .finish()
     }
 }
 
@@ -75,7 +78,13 @@ impl TraceStore {
         std::fs::create_dir_all(&config.data_dir).map_err(|e| Error::io(&config.data_dir, e))?;
         let conn = schema::open_ready(&config.index_path())?;
         let sessions = SessionCache::new(config.session_cache_bytes);
-        Ok(TraceStore { inner: Arc::new(Inner { config, pool: Mutex::new(vec![conn]), sessions }) })
+        Ok(TraceStore {
+            inner: Arc::new(Inner {
+                config,
+                pool: Mutex::new(vec![conn]),
+                sessions,
+            }),
+        })
     }
 
     /// Opens with [`Config::from_env`].
@@ -99,9 +108,10 @@ impl TraceStore {
         };
         let out = f(&conn);
         if let Ok(mut p) = self.inner.pool.lock()
-            && p.len() < POOL_MAX {
-                p.push(conn);
-            }
+            && p.len() < POOL_MAX
+        {
+            p.push(conn);
+        }
         out
     }
 
@@ -128,7 +138,12 @@ impl TraceStore {
     }
 
     /// Sessions, newest first, `limit` per page; pass the previous page's `next` as `after`.
-    pub fn list_sessions(&self, filter: &SessionFilter, after: Option<&SessionCursor>, limit: u32) -> Result<SessionPage> {
+    pub fn list_sessions(
+        &self,
+        filter: &SessionFilter,
+        after: Option<&SessionCursor>,
+        limit: u32,
+    ) -> Result<SessionPage> {
         self.with_conn(|c| query::list_sessions(c, filter, after, limit))
     }
 
@@ -141,7 +156,9 @@ impl TraceStore {
     pub fn session_summary(&self, id_or_prefix: &str) -> Result<SessionSummary> {
         self.with_conn(|c| {
             let id = query::resolve(c, id_or_prefix)?;
-            query::session_by_id(c, &id)?.map(|(_, s)| s).ok_or(Error::SessionNotFound(id))
+            query::session_by_id(c, &id)?
+                .map(|(_, s)| s)
+                .ok_or(Error::SessionNotFound(id))
         })
     }
 
@@ -150,14 +167,17 @@ impl TraceStore {
     pub fn load_session(&self, id_or_prefix: &str) -> Result<Arc<SessionDetail>> {
         let (summary, children) = self.with_conn(|c| {
             let id = query::resolve(c, id_or_prefix)?;
-            let (_, s) = query::session_by_id(c, &id)?.ok_or_else(|| Error::SessionNotFound(id.clone()))?;
+            let (_, s) =
+                query::session_by_id(c, &id)?.ok_or_else(|| Error::SessionNotFound(id.clone()))?;
             Ok((s, query::children(c, &id)?))
         })?;
         let path = Path::new(&summary.path);
         // Stamped before reading: a change during the parse makes the entry stale, not wrong.
         let stamp = match FileStamp::of(path) {
             Ok(stamp) => stamp,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(Error::LogFileGone(summary.id.clone())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(Error::LogFileGone(summary.id.clone()));
+            }
             Err(e) => return Err(Error::io(path, e)),
         };
         let sessions = &self.inner.sessions;
@@ -172,7 +192,13 @@ impl TraceStore {
                 acc.push(t, e.message_id.as_deref());
             }
         }
-        let detail = Arc::new(SessionDetail { summary, events, turns, tokens: acc.total(), children });
+        let detail = Arc::new(SessionDetail {
+            summary,
+            events,
+            turns,
+            tokens: acc.total(),
+            children,
+        });
         sessions.put(stamp, detail.clone());
         Ok(detail)
     }
@@ -188,7 +214,11 @@ impl TraceStore {
             let sid = match &q.session {
                 Some(s) => {
                     let id = query::resolve(c, s)?;
-                    Some(query::session_by_id(c, &id)?.ok_or(Error::SessionNotFound(id))?.0)
+                    Some(
+                        query::session_by_id(c, &id)?
+                            .ok_or(Error::SessionNotFound(id))?
+                            .0,
+                    )
                 }
                 None => None,
             };
@@ -200,8 +230,10 @@ impl TraceStore {
     pub fn get_event(&self, session: &str, index: u32) -> Result<EventDetail> {
         let (summary, row, first_of_line) = self.with_conn(|c| {
             let id = query::resolve(c, session)?;
-            let (sid, s) = query::session_by_id(c, &id)?.ok_or_else(|| Error::SessionNotFound(id.clone()))?;
-            let row = query::event_row(c, sid, index)?.ok_or(Error::EventNotFound { session: id, index })?;
+            let (sid, s) =
+                query::session_by_id(c, &id)?.ok_or_else(|| Error::SessionNotFound(id.clone()))?;
+            let row = query::event_row(c, sid, index)?
+                .ok_or(Error::EventNotFound { session: id, index })?;
             let first = match row.src_off {
                 Some(off) => query::first_event_of_line(c, sid, off)?,
                 None => None,
@@ -209,7 +241,9 @@ impl TraceStore {
             Ok((s, row, first))
         })?;
         let event = match (row.src_off, row.src_len, first_of_line) {
-            (Some(off), Some(len), Some(first)) => raw_from_line(&summary, &row, off as u64, len as usize, index - first),
+            (Some(off), Some(len), Some(first)) => {
+                raw_from_line(&summary, &row, off as u64, len as usize, index - first)
+            }
             _ => None,
         };
         let event = match event {
@@ -227,7 +261,11 @@ impl TraceStore {
                 e
             }
         };
-        Ok(EventDetail { session_id: summary.id, provider: summary.provider, event })
+        Ok(EventDetail {
+            session_id: summary.id,
+            provider: summary.provider,
+            event,
+        })
     }
 
     /// Projects with session counts per provider, newest activity first.
@@ -251,18 +289,31 @@ fn event_from_row(row: &EventRow, raw: serde_json::Value) -> Event {
 
 /// Rebuilds an event from its stored row plus its source line, re-translated so that fields not
 /// stored in the index (tokens, model, message id) come back too.
-fn raw_from_line(summary: &SessionSummary, row: &EventRow, off: u64, len: usize, nth: u32) -> Option<Event> {
+fn raw_from_line(
+    summary: &SessionSummary,
+    row: &EventRow,
+    off: u64,
+    len: usize,
+    nth: u32,
+) -> Option<Event> {
     let mut f = std::fs::File::open(&summary.path).ok()?;
     f.seek(SeekFrom::Start(off)).ok()?;
     let mut buf = vec![0u8; len];
     f.read_exact(&mut buf).ok()?;
-    let hint = FileHint { session_id: summary.id.clone(), is_subagent: summary.is_subagent };
+    let hint = FileHint {
+        session_id: summary.id.clone(),
+        is_subagent: summary.is_subagent,
+    };
     let mut scratch = ParseState::new(summary.provider, &hint);
     if summary.provider == Provider::Codex {
         scratch.codex.model = providers::codex::model_before(&mut f, off);
     }
     let chunk = providers::parse_jsonl(&mut scratch, &buf, off, true);
-    let draft = chunk.events.into_iter().nth(nth as usize).filter(|d| d.kind == row.kind)?;
+    let draft = chunk
+        .events
+        .into_iter()
+        .nth(nth as usize)
+        .filter(|d| d.kind == row.kind)?;
     let mut e = event_from_row(row, draft.raw);
     e.tokens = draft.tokens;
     e.model = draft.model;

@@ -24,7 +24,13 @@ pub struct TokenUsage {
 }
 
 impl TokenUsage {
-    pub fn new(input: u64, cached_input: u64, cache_creation_input: u64, output: u64, reasoning_output: u64) -> Self {
+    pub fn new(
+        input: u64,
+        cached_input: u64,
+        cache_creation_input: u64,
+        output: u64,
+        reasoning_output: u64,
+    ) -> Self {
         TokenUsage {
             input,
             cached_input,
@@ -38,7 +44,9 @@ impl TokenUsage {
     pub fn add(&mut self, o: &TokenUsage) {
         self.input = self.input.saturating_add(o.input);
         self.cached_input = self.cached_input.saturating_add(o.cached_input);
-        self.cache_creation_input = self.cache_creation_input.saturating_add(o.cache_creation_input);
+        self.cache_creation_input = self
+            .cache_creation_input
+            .saturating_add(o.cache_creation_input);
         self.output = self.output.saturating_add(o.output);
         self.reasoning_output = self.reasoning_output.saturating_add(o.reasoning_output);
         self.total = self.total.saturating_add(o.total);

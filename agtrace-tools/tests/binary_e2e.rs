@@ -19,9 +19,16 @@ impl Tree {
     fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
         let logs = dir.path().join("logs");
-        copy_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("samples"), &logs);
+        copy_dir(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("samples"),
+            &logs,
+        );
         let data = dir.path().join("data");
-        Tree { _dir: dir, logs, data }
+        Tree {
+            _dir: dir,
+            logs,
+            data,
+        }
     }
 
     fn flags(&self) -> Vec<String> {
@@ -35,13 +42,22 @@ impl Tree {
     }
 
     fn agtrace(&self, args: &[&str]) -> std::process::Output {
-        Command::new(env!("CARGO_BIN_EXE_agtrace")).args(self.flags()).args(args).output().unwrap()
+        Command::new(env!("CARGO_BIN_EXE_agtrace"))
+            .args(self.flags())
+            .args(args)
+            .output()
+            .unwrap()
     }
 
     async fn serve(&self) -> TestClient {
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_agtrace"));
-        command.args(self.flags()).arg("serve").stderr(std::process::Stdio::null());
-        TestClient::connect(TokioChildProcess::new(command).unwrap()).await.expect("MCP handshake with agtrace serve")
+        command
+            .args(self.flags())
+            .arg("serve")
+            .stderr(std::process::Stdio::null());
+        TestClient::connect(TokioChildProcess::new(command).unwrap())
+            .await
+            .expect("MCP handshake with agtrace serve")
     }
 
     /// Every file under the log roots with its bytes and modification time.
@@ -49,14 +65,20 @@ impl Tree {
         let mut files = BTreeMap::new();
         walk(&self.logs, &mut |p| {
             let meta = std::fs::metadata(p).unwrap();
-            files.insert(p.to_path_buf(), (std::fs::read(p).unwrap(), meta.modified().unwrap()));
+            files.insert(
+                p.to_path_buf(),
+                (std::fs::read(p).unwrap(), meta.modified().unwrap()),
+            );
         });
         files
     }
 }
 
 fn walk(dir: &Path, f: &mut dyn FnMut(&Path)) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     entries.sort();
     for p in entries {
         if p.is_dir() { walk(&p, f) } else { f(&p) }
@@ -68,12 +90,21 @@ fn copy_dir(from: &Path, to: &Path) {
     for entry in std::fs::read_dir(from).unwrap() {
         let path = entry.unwrap().path();
         let target = to.join(path.file_name().unwrap());
-        if path.is_dir() { copy_dir(&path, &target) } else { std::fs::copy(&path, &target).map(|_| ()).unwrap() }
+        if path.is_dir() {
+            copy_dir(&path, &target)
+        } else {
+            std::fs::copy(&path, &target).map(|_| ()).unwrap()
+        }
     }
 }
 
 fn session_ids(answer: &Value) -> Vec<String> {
-    answer.as_array().unwrap().iter().map(|r| r["session_id"].as_str().unwrap().to_owned()).collect()
+    answer
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["session_id"].as_str().unwrap().to_owned())
+        .collect()
 }
 
 #[tokio::test]
@@ -82,12 +113,24 @@ async fn every_tool_over_stdio_and_the_log_roots_stay_byte_identical() {
     let before = tree.snapshot();
     let client = tree.serve().await;
 
-    let names: Vec<String> = client.list_tools().await.iter().map(|t| t.name.to_string()).collect();
+    let names: Vec<String> = client
+        .list_tools()
+        .await
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
     assert_eq!(
         names,
         [
-            "analyze_session", "get_event_details", "get_project_info", "get_session_full", "get_session_summary",
-            "get_session_turns", "get_turn_steps", "list_sessions", "search_event_previews"
+            "analyze_session",
+            "get_event_details",
+            "get_project_info",
+            "get_session_full",
+            "get_session_summary",
+            "get_session_turns",
+            "get_turn_steps",
+            "list_sessions",
+            "search_event_previews"
         ]
     );
 
@@ -107,35 +150,66 @@ async fn every_tool_over_stdio_and_the_log_roots_stay_byte_identical() {
         }
     }
     let whole = client.call("list_sessions", json!({"limit": 50})).await;
-    assert_eq!(all, session_ids(whole.expect_ok()), "one-by-one pages list the same sessions in the same order");
+    assert_eq!(
+        all,
+        session_ids(whole.expect_ok()),
+        "one-by-one pages list the same sessions in the same order"
+    );
     assert!(all.len() >= 4, "{all:?}");
 
-    let session = all.iter().find(|id| id.len() >= 12 && !id.starts_with("agent-")).cloned().unwrap_or_else(|| all[0].clone());
+    let session = all
+        .iter()
+        .find(|id| id.len() >= 12 && !id.starts_with("agent-"))
+        .cloned()
+        .unwrap_or_else(|| all[0].clone());
     let prefix: String = session.chars().take(10).collect();
-    let summary = client.call("get_session_summary", json!({"session_id": prefix})).await;
+    let summary = client
+        .call("get_session_summary", json!({"session_id": prefix}))
+        .await;
     assert_eq!(summary.expect_ok()["session_id"], session.as_str());
     client.assert_within_size_hint(&summary);
 
     for (tool, args) in [
         ("get_session_turns", json!({"session_id": session})),
-        ("get_turn_steps", json!({"session_id": session, "turn_index": 0})),
+        (
+            "get_turn_steps",
+            json!({"session_id": session, "turn_index": 0}),
+        ),
         ("get_session_full", json!({"session_id": session})),
         ("analyze_session", json!({"session_id": session})),
         ("get_project_info", json!({})),
-        ("get_event_details", json!({"session_id": session, "event_index": 0})),
+        (
+            "get_event_details",
+            json!({"session_id": session, "event_index": 0}),
+        ),
     ] {
         let answer = client.call(tool, args).await;
         assert!(answer.is_ok(), "{tool}: {}", answer.envelope);
         client.assert_within_size_hint(&answer);
     }
 
-    let unknown = client.call("get_session_summary", json!({"session_id": "ffffffff-ffff-ffff"})).await;
+    let unknown = client
+        .call(
+            "get_session_summary",
+            json!({"session_id": "ffffffff-ffff-ffff"}),
+        )
+        .await;
     assert_eq!(unknown.error_code(), Some("session_not_found"));
-    let bad_time = client.call("list_sessions", json!({"since": "last tuesday"})).await;
+    let bad_time = client
+        .call("list_sessions", json!({"since": "last tuesday"}))
+        .await;
     assert_eq!(bad_time.error_code(), Some("invalid_parameter"));
     assert_eq!(bad_time.error()["details"]["path"], "since");
-    let bad_provider = client.call("search_event_previews", json!({"query": "x", "provider": "claude"})).await;
-    assert_eq!(bad_provider.error()["details"]["allowed"], json!(["claude_code", "codex", "gemini"]));
+    let bad_provider = client
+        .call(
+            "search_event_previews",
+            json!({"query": "x", "provider": "claude"}),
+        )
+        .await;
+    assert_eq!(
+        bad_provider.error()["details"]["allowed"],
+        json!(["claude_code", "codex", "gemini"])
+    );
 
     client.close().await;
     // `serve` indexed, answered, and left: not one byte of the logs changed, no file appeared.
@@ -147,12 +221,21 @@ async fn every_tool_over_stdio_and_the_log_roots_stay_byte_identical() {
 fn call_prints_the_envelope_and_exits_zero_even_for_tool_errors() {
     let tree = Tree::new();
     let ok = tree.agtrace(&["call", "list_sessions", r#"{"limit": 2}"#]);
-    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
-    let envelope: Value = serde_json::from_slice(&ok.stdout).expect("stdout is exactly one JSON envelope");
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    let envelope: Value =
+        serde_json::from_slice(&ok.stdout).expect("stdout is exactly one JSON envelope");
     assert_eq!(envelope["status"], "ok");
     assert_eq!(envelope["data"].as_array().unwrap().len(), 2);
 
-    let err = tree.agtrace(&["call", "get_session_summary", r#"{"session_id": "0000000000"}"#]);
+    let err = tree.agtrace(&[
+        "call",
+        "get_session_summary",
+        r#"{"session_id": "0000000000"}"#,
+    ]);
     assert!(err.status.success());
     let envelope: Value = serde_json::from_slice(&err.stdout).unwrap();
     assert_eq!(envelope["status"], "error");
@@ -172,9 +255,16 @@ fn call_prints_the_envelope_and_exits_zero_even_for_tool_errors() {
 fn index_reports_what_it_did_and_a_second_run_skips_everything() {
     let tree = Tree::new();
     let first = tree.agtrace(&["index"]);
-    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
     let text = String::from_utf8_lossy(&first.stdout).into_owned();
-    assert!(text.contains(" parsed, ") && text.contains("0 unchanged"), "{text}");
+    assert!(
+        text.contains(" parsed, ") && text.contains("0 unchanged"),
+        "{text}"
+    );
     let second = String::from_utf8_lossy(&tree.agtrace(&["index"]).stdout).into_owned();
     assert!(second.contains(" 0 parsed, 0 appended,"), "{second}");
 }
@@ -185,7 +275,10 @@ fn tools_lists_the_catalog_with_sizes_and_no_design_warnings() {
     let out = tree.agtrace(&["tools"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(text.contains("search_event_previews") && text.contains("10KB/page"), "{text}");
+    assert!(
+        text.contains("search_event_previews") && text.contains("10KB/page"),
+        "{text}"
+    );
     assert!(text.contains("9 tools"), "{text}");
     assert!(!text.contains("design warning"), "{text}");
     let json = tree.agtrace(&["tools", "--json"]);
@@ -213,8 +306,18 @@ fn a_data_dir_inside_a_log_root_is_refused() {
 #[test]
 fn the_session_cache_size_is_a_number_of_megabytes() {
     let tree = Tree::new();
-    let off = tree.agtrace(&["--session-cache-mb", "0", "call", "get_session_summary", r#"{"session_id": "7f2abd2d"}"#]);
-    assert!(off.status.success(), "{}", String::from_utf8_lossy(&off.stderr));
+    let off = tree.agtrace(&[
+        "--session-cache-mb",
+        "0",
+        "call",
+        "get_session_summary",
+        r#"{"session_id": "7f2abd2d"}"#,
+    ]);
+    assert!(
+        off.status.success(),
+        "{}",
+        String::from_utf8_lossy(&off.stderr)
+    );
     let envelope: Value = serde_json::from_slice(&off.stdout).unwrap();
     assert_eq!(envelope["status"], "ok", "{envelope}");
 
@@ -227,5 +330,8 @@ fn the_session_cache_size_is_a_number_of_megabytes() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(bad.stdout.is_empty());
     let err = String::from_utf8_lossy(&bad.stderr);
-    assert!(err.contains("invalid value 'lots' for '--session-cache-mb <MB>'"), "{err}");
+    assert!(
+        err.contains("invalid value 'lots' for '--session-cache-mb <MB>'"),
+        "{err}"
+    );
 }

@@ -24,14 +24,20 @@ fn worker(logs: &Path, data: &Path) {
 }
 
 fn main() {
-    if let (Some(logs), Some(data)) = (std::env::var_os(WORKER_LOGS), std::env::var_os(WORKER_DATA)) {
+    if let (Some(logs), Some(data)) = (std::env::var_os(WORKER_LOGS), std::env::var_os(WORKER_DATA))
+    {
         worker(Path::new(&logs), Path::new(&data));
         return;
     }
     let tmp = tempfile::tempdir().unwrap();
     let logs = tmp.path().join("logs");
     let data = tmp.path().join("data");
-    let spec = CorpusSpec { turns: (1, 4), steps: (1, 4), max_tool_output: 32 << 10, ..CorpusSpec::new(90, 11) };
+    let spec = CorpusSpec {
+        turns: (1, 4),
+        steps: (1, 4),
+        max_tool_output: 32 << 10,
+        ..CorpusSpec::new(90, 11)
+    };
     let corpus = generate(&spec, &logs).unwrap();
     common::copy_tree(&common::samples(), &logs);
 
@@ -55,16 +61,27 @@ fn main() {
     let original = std::fs::read(claude).unwrap();
     let mut reads = 0;
     for round in 0..40 {
-        reader.list_sessions(&SessionFilter::default(), None, 20).expect("list while indexing");
-        reader.search(&SearchQuery { text: "naïve".into(), limit: 10, ..Default::default() }).expect("search while indexing");
+        reader
+            .list_sessions(&SessionFilter::default(), None, 20)
+            .expect("list while indexing");
+        reader
+            .search(&SearchQuery {
+                text: "naïve".into(),
+                limit: 10,
+                ..Default::default()
+            })
+            .expect("search while indexing");
         reads += 1;
         if round == 5 {
             let mut grown = original.clone();
-            grown.extend_from_slice(&original[..original.iter().position(|b| *b == b'\n').unwrap() + 1]);
+            grown.extend_from_slice(
+                &original[..original.iter().position(|b| *b == b'\n').unwrap() + 1],
+            );
             std::fs::write(claude, grown).unwrap();
         }
         if round == 10 {
-            let mut doc: serde_json::Value = serde_json::from_slice(&std::fs::read(gemini).unwrap()).unwrap();
+            let mut doc: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(gemini).unwrap()).unwrap();
             doc["messages"].as_array_mut().unwrap().truncate(2);
             std::fs::write(gemini, doc.to_string()).unwrap();
         }
@@ -81,13 +98,19 @@ fn main() {
 
     reader.refresh().unwrap();
     let fresh_dir = tmp.path().join("fresh");
-    TraceStore::open(Config::for_tree(&logs, &fresh_dir)).unwrap().refresh().unwrap();
+    TraceStore::open(Config::for_tree(&logs, &fresh_dir))
+        .unwrap()
+        .refresh()
+        .unwrap();
     let (got, want) = (common::dump(&data), common::dump(&fresh_dir));
     assert_eq!(got.len(), want.len());
     for (g, w) in got.iter().zip(&want) {
         assert_eq!(g, w);
     }
-    println!("concurrent_indexing: two indexer processes + a reader: ok ({} index rows compared)", got.len());
+    println!(
+        "concurrent_indexing: two indexer processes + a reader: ok ({} index rows compared)",
+        got.len()
+    );
 }
 
 trait WaitRef {

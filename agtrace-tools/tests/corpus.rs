@@ -10,7 +10,12 @@ use agtrace_tools::{Config, Event, Provider, SearchQuery, TraceStore};
 use proptest::prelude::*;
 
 fn small_spec(sessions: usize, seed: u64) -> CorpusSpec {
-    CorpusSpec { turns: (1, 3), steps: (1, 3), max_tool_output: 4096, ..CorpusSpec::new(sessions, seed) }
+    CorpusSpec {
+        turns: (1, 3),
+        steps: (1, 3),
+        max_tool_output: 4096,
+        ..CorpusSpec::new(sessions, seed)
+    }
 }
 
 fn hash_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
@@ -19,7 +24,14 @@ fn hash_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(d).unwrap() {
             let p = e.unwrap().path();
-            if p.is_dir() { stack.push(p) } else { out.push((p.strip_prefix(dir).unwrap().display().to_string(), std::fs::read(&p).unwrap())) }
+            if p.is_dir() {
+                stack.push(p)
+            } else {
+                out.push((
+                    p.strip_prefix(dir).unwrap().display().to_string(),
+                    std::fs::read(&p).unwrap(),
+                ))
+            }
         }
     }
     out.sort();
@@ -39,25 +51,57 @@ fn generation_is_deterministic_and_parses_cleanly() {
     generate(&small_spec(9, 8), other.path()).unwrap();
     assert_ne!(hash_tree(a.path()), hash_tree(other.path()));
 
-    let store = TraceStore::open(Config::for_tree(a.path(), &a.path().join("../idx-corpus-a"))).unwrap();
+    let store = TraceStore::open(Config::for_tree(
+        a.path(),
+        &a.path().join("../idx-corpus-a"),
+    ))
+    .unwrap();
     let stats = store.refresh().unwrap();
     std::fs::remove_dir_all(a.path().join("../idx-corpus-a")).ok();
     assert_eq!(stats.files_parsed, 9);
     assert_eq!(stats.malformed_lines, 0);
-    let all = store.list_sessions(&Default::default(), None, 100).unwrap().sessions;
+    let all = store
+        .list_sessions(&Default::default(), None, 100)
+        .unwrap()
+        .sessions;
     assert_eq!(all.len(), 9);
     for s in &all {
-        assert!(s.turn_count >= 1 && s.tokens.total > 0 && s.tool_calls > 0, "{s:?}");
+        assert!(
+            s.turn_count >= 1 && s.tokens.total > 0 && s.tool_calls > 0,
+            "{s:?}"
+        );
         let d = store.load_session(&s.id).unwrap();
         assert_eq!(d.turns.len() as u32, s.turn_count);
         assert_eq!(d.tokens, s.tokens);
-        assert!(d.turns.iter().flat_map(|t| &t.steps).flat_map(|s| &s.tool_calls).all(|c| c.result_event.is_some()));
+        assert!(
+            d.turns
+                .iter()
+                .flat_map(|t| &t.steps)
+                .flat_map(|s| &s.tool_calls)
+                .all(|c| c.result_event.is_some())
+        );
     }
-    assert!(!store.search(&SearchQuery { text: "données".into(), limit: 5, ..Default::default() }).unwrap().hits.is_empty());
+    assert!(
+        !store
+            .search(&SearchQuery {
+                text: "données".into(),
+                limit: 5,
+                ..Default::default()
+            })
+            .unwrap()
+            .hits
+            .is_empty()
+    );
 }
 
 fn jsonl_events(bytes: &[u8]) -> (ParseState, Vec<Event>) {
-    let mut st = ParseState::new(Provider::ClaudeCode, &FileHint { session_id: "s".into(), is_subagent: false });
+    let mut st = ParseState::new(
+        Provider::ClaudeCode,
+        &FileHint {
+            session_id: "s".into(),
+            is_subagent: false,
+        },
+    );
     let chunk = parse_jsonl(&mut st, bytes, 0, false);
     (st, chunk.events)
 }
@@ -72,7 +116,10 @@ fn by_line(events: &[Event], line_starts: &[usize]) -> Vec<(usize, String)> {
         .map(|e| {
             let off = e.source.unwrap().offset as usize;
             let line = line_starts.partition_point(|&s| s <= off) - 1;
-            (line, format!("{:?}|{}|{:?}|{:?}", e.kind, e.text, e.tool_name, e.call_id))
+            (
+                line,
+                format!("{:?}|{}|{:?}|{:?}", e.kind, e.text, e.tool_name, e.call_id),
+            )
         })
         .collect()
 }
@@ -147,7 +194,10 @@ fn a_truncated_gemini_document_is_incomplete_not_an_error() {
     let gemini = &stats.paths[2];
     let bytes = std::fs::read(gemini).unwrap();
     std::fs::write(gemini, &bytes[..bytes.len() / 2]).unwrap();
-    assert!(matches!(parse_file(Provider::Gemini, gemini, false), Err(agtrace_tools::Error::Incomplete(_))));
+    assert!(matches!(
+        parse_file(Provider::Gemini, gemini, false),
+        Err(agtrace_tools::Error::Incomplete(_))
+    ));
     let data = tempfile::tempdir().unwrap();
     let store = TraceStore::open(Config::for_tree(dir.path(), data.path())).unwrap();
     let s = store.refresh().unwrap();

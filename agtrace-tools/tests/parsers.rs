@@ -7,7 +7,9 @@ use agtrace_tools::providers::parse_file;
 use agtrace_tools::{EventKind, Provider};
 
 fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/fixtures/agtrace-upstream").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/fixtures/agtrace-upstream")
+        .join(name)
 }
 
 fn session_tokens(events: &[agtrace_tools::Event]) -> agtrace_tools::TokenUsage {
@@ -22,26 +24,49 @@ fn session_tokens(events: &[agtrace_tools::Event]) -> agtrace_tools::TokenUsage 
 
 #[test]
 fn claude_main_request_input_is_the_sum_of_three_fields_and_streamed_usage_counts_once() {
-    let (state, events) = parse_file(Provider::ClaudeCode, &fixture("claude_session.jsonl"), true).unwrap();
+    let (state, events) =
+        parse_file(Provider::ClaudeCode, &fixture("claude_session.jsonl"), true).unwrap();
     assert_eq!(state.malformed, 0);
     assert_eq!(state.meta.session_id, "claude_session");
-    assert_eq!(state.meta.cwd.as_deref(), Some("/Users/test_user/agent-sample"));
+    assert_eq!(
+        state.meta.cwd.as_deref(),
+        Some("/Users/test_user/agent-sample")
+    );
     let turns = assemble(&events);
-    assert_eq!(turns.len(), 2, "two prompts; /exit and caveats are not prompts");
+    assert_eq!(
+        turns.len(),
+        2,
+        "two prompts; /exit and caveats are not prompts"
+    );
     let first = &turns[0].steps[0];
     assert_eq!(first.tokens.input, 16_038);
     assert_eq!(first.tokens.cached_input, 12_135);
     assert_eq!(first.tokens.cache_creation_input, 3_893);
-    assert_eq!(first.tokens.output, 436, "last streamed usage of msg_01Rc..., counted once");
+    assert_eq!(
+        first.tokens.output, 436,
+        "last streamed usage of msg_01Rc..., counted once"
+    );
     // Six model messages; each message's usage counted once with its final output.
     let t = session_tokens(&events);
     assert_eq!(t.output, 436 + 126 + 112 + 123 + 1 + 46);
-    assert_eq!(t.input, 16_038 + (14 + 458 + 16028) + (13 + 169 + 16486) + (10 + 333 + 16028) + (14 + 154 + 16361) + (13 + 151 + 16515));
+    assert_eq!(
+        t.input,
+        16_038
+            + (14 + 458 + 16028)
+            + (13 + 169 + 16486)
+            + (10 + 333 + 16028)
+            + (14 + 154 + 16361)
+            + (13 + 151 + 16515)
+    );
     assert_eq!(t.total, t.input + t.output);
     let turn_sum: u64 = turns.iter().map(|t| t.tokens.total).sum();
     assert_eq!(turn_sum, t.total);
     // Tool calls paired with results by id; the failed one is marked.
-    let calls: Vec<_> = turns.iter().flat_map(|t| &t.steps).flat_map(|s| &s.tool_calls).collect();
+    let calls: Vec<_> = turns
+        .iter()
+        .flat_map(|t| &t.steps)
+        .flat_map(|s| &s.tool_calls)
+        .collect();
     assert_eq!(calls.len(), 4);
     assert!(calls.iter().all(|c| c.result_event.is_some()));
     assert_eq!(calls.iter().filter(|c| c.is_error).count(), 1);
@@ -49,7 +74,14 @@ fn claude_main_request_input_is_the_sum_of_three_fields_and_streamed_usage_count
     assert_eq!(turns[1].failed_tool_calls, 1);
     assert_eq!(turns[1].steps.len(), 3);
     assert!(events.iter().all(|e| !e.raw.is_null()));
-    assert_eq!(events.iter().enumerate().filter(|(i, e)| e.index as usize != *i).count(), 0);
+    assert_eq!(
+        events
+            .iter()
+            .enumerate()
+            .filter(|(i, e)| e.index as usize != *i)
+            .count(),
+        0
+    );
 }
 
 #[test]
@@ -60,38 +92,83 @@ fn claude_sidechain_file_is_a_subagent_of_its_session() {
     let (state, events) = parse_file(Provider::ClaudeCode, &p, false).unwrap();
     assert!(state.meta.is_subagent);
     assert_eq!(state.meta.session_id, "agent-0c4c3cf8");
-    assert_eq!(state.meta.parent_id.as_deref(), Some("7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9"));
+    assert_eq!(
+        state.meta.parent_id.as_deref(),
+        Some("7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9")
+    );
     assert_eq!(events[0].kind, EventKind::User);
     assert_eq!(events[0].text, "Warmup");
 }
 
 #[test]
 fn codex_output_already_contains_reasoning() {
-    let (state, events) = parse_file(Provider::Codex, &fixture("codex_session.jsonl"), false).unwrap();
-    assert_eq!(state.meta.session_id, "019b04ae-b1c6-7c72-a134-a4c2de66058c");
-    let first = events.iter().find(|e| e.kind == EventKind::TokenUsage).unwrap().tokens.unwrap();
-    assert_eq!((first.input, first.output, first.reasoning_output, first.total), (3505, 101, 64, 3606));
+    let (state, events) =
+        parse_file(Provider::Codex, &fixture("codex_session.jsonl"), false).unwrap();
+    assert_eq!(
+        state.meta.session_id,
+        "019b04ae-b1c6-7c72-a134-a4c2de66058c"
+    );
+    let first = events
+        .iter()
+        .find(|e| e.kind == EventKind::TokenUsage)
+        .unwrap()
+        .tokens
+        .unwrap();
+    assert_eq!(
+        (
+            first.input,
+            first.output,
+            first.reasoning_output,
+            first.total
+        ),
+        (3505, 101, 64, 3606)
+    );
     assert_eq!(first.cached_input, 3072);
     // Repeated token_count records are counted once: the sum equals Codex's own running total.
     let t = session_tokens(&events);
-    assert_eq!((t.input, t.output, t.reasoning_output, t.total), (26_740, 408, 128, 27_148));
+    assert_eq!(
+        (t.input, t.output, t.reasoning_output, t.total),
+        (26_740, 408, 128, 27_148)
+    );
     // Environment block is not a prompt; event_msg duplicates are not counted.
-    assert_eq!(events.iter().filter(|e| e.kind == EventKind::User).count(), 2);
-    assert_eq!(events.iter().filter(|e| e.kind == EventKind::Message).count(), 2);
+    assert_eq!(
+        events.iter().filter(|e| e.kind == EventKind::User).count(),
+        2
+    );
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| e.kind == EventKind::Message)
+            .count(),
+        2
+    );
     let turns = assemble(&events);
     assert_eq!(turns.len(), 2);
-    assert_eq!(turns[0].prompt.as_deref(), Some("add myapp directory and create myapp/hoge.py which shows result of print(1+1)."));
+    assert_eq!(
+        turns[0].prompt.as_deref(),
+        Some("add myapp directory and create myapp/hoge.py which shows result of print(1+1).")
+    );
     assert_eq!(turns[0].tokens.total, 3606 + 3751 + 3841);
     let calls: Vec<_> = turns[1].steps.iter().flat_map(|s| &s.tool_calls).collect();
     assert_eq!(calls.len(), 3);
-    assert_eq!(calls.iter().map(|c| c.is_error).collect::<Vec<_>>(), vec![true, true, false], "exit codes 1, 1, 0");
+    assert_eq!(
+        calls.iter().map(|c| c.is_error).collect::<Vec<_>>(),
+        vec![true, true, false],
+        "exit codes 1, 1, 0"
+    );
     assert_eq!(turns.iter().map(|t| t.tokens.total).sum::<u64>(), t.total);
     assert_eq!(state.meta.model.as_deref(), Some("gpt-5.1-codex-max"));
     // Codex names the model once per turn (`turn_context`); every generated event carries it.
     let generated: Vec<_> = events.iter().filter(|e| e.kind.is_generated()).collect();
     assert!(generated.len() > 5);
     for e in generated {
-        assert_eq!(e.model.as_deref(), Some("gpt-5.1-codex-max"), "event {} ({:?})", e.index, e.kind);
+        assert_eq!(
+            e.model.as_deref(),
+            Some("gpt-5.1-codex-max"),
+            "event {} ({:?})",
+            e.index,
+            e.kind
+        );
     }
     assert!(steps_of(&turns).all(|s| s.model.as_deref() == Some("gpt-5.1-codex-max")));
 }
@@ -102,29 +179,70 @@ fn steps_of(turns: &[agtrace_tools::Turn]) -> impl Iterator<Item = &agtrace_tool
 
 #[test]
 fn codex_subagents_and_event_msg_only_files() {
-    let (parent, events) = parse_file(Provider::Codex, &fixture("codex_parent_with_spawns.jsonl"), false).unwrap();
+    let (parent, events) = parse_file(
+        Provider::Codex,
+        &fixture("codex_parent_with_spawns.jsonl"),
+        false,
+    )
+    .unwrap();
     assert_eq!(parent.meta.spawn_ms.len(), 2);
-    assert_eq!(events.iter().filter(|e| e.kind == EventKind::User).count(), 2, "event_msg prompts kept when there are no response items");
-    let (sub, _) = parse_file(Provider::Codex, &fixture("codex_subagent_matched.jsonl"), false).unwrap();
+    assert_eq!(
+        events.iter().filter(|e| e.kind == EventKind::User).count(),
+        2,
+        "event_msg prompts kept when there are no response items"
+    );
+    let (sub, _) = parse_file(
+        Provider::Codex,
+        &fixture("codex_subagent_matched.jsonl"),
+        false,
+    )
+    .unwrap();
     assert!(sub.meta.is_subagent);
     assert_eq!(sub.meta.session_id, "subagent-matched-001");
 }
 
 #[test]
 fn gemini_input_already_contains_cached() {
-    let (state, events) = parse_file(Provider::Gemini, &fixture("gemini_session.json"), true).unwrap();
-    assert_eq!(state.meta.session_id, "f0a689a6-b0ac-407f-afcc-4fafa9e14e8a");
-    let first = events.iter().find(|e| e.kind == EventKind::TokenUsage).unwrap().tokens.unwrap();
-    assert_eq!((first.input, first.cached_input, first.output, first.reasoning_output, first.total), (13_629, 6_979, 138, 86, 13_767));
+    let (state, events) =
+        parse_file(Provider::Gemini, &fixture("gemini_session.json"), true).unwrap();
+    assert_eq!(
+        state.meta.session_id,
+        "f0a689a6-b0ac-407f-afcc-4fafa9e14e8a"
+    );
+    let first = events
+        .iter()
+        .find(|e| e.kind == EventKind::TokenUsage)
+        .unwrap()
+        .tokens
+        .unwrap();
+    assert_eq!(
+        (
+            first.input,
+            first.cached_input,
+            first.output,
+            first.reasoning_output,
+            first.total
+        ),
+        (13_629, 6_979, 138, 86, 13_767)
+    );
     let turns = assemble(&events);
     assert_eq!(turns.len(), 2);
     // Each gemini message is one step, its tool calls paired with their results.
     assert_eq!(turns[0].steps.len(), 4);
-    assert!(turns[0].steps.iter().flat_map(|s| &s.tool_calls).all(|c| c.result_event.is_some()));
+    assert!(
+        turns[0]
+            .steps
+            .iter()
+            .flat_map(|s| &s.tool_calls)
+            .all(|c| c.result_event.is_some())
+    );
     // "Exit Code: 1" in a shell result is a failure even though Gemini's status says success.
     assert_eq!(turns[1].failed_tool_calls, 1);
     let t = session_tokens(&events);
-    assert_eq!(t.total, 13_767 + 6_290 + 6_373 + 6_460 + 21_579 + 6_748 + 6_733);
+    assert_eq!(
+        t.total,
+        13_767 + 6_290 + 6_373 + 6_460 + 21_579 + 6_748 + 6_733
+    );
 }
 
 #[test]
@@ -143,11 +261,17 @@ fn malformed_and_half_written_lines() {
     text.push_str(&lines[5][..40]); // half-written last line
     let mut state = agtrace_tools::providers::ParseState::new(
         Provider::Codex,
-        &agtrace_tools::providers::FileHint { session_id: "x".into(), is_subagent: false },
+        &agtrace_tools::providers::FileHint {
+            session_id: "x".into(),
+            is_subagent: false,
+        },
     );
     let chunk = agtrace_tools::providers::parse_jsonl(&mut state, text.as_bytes(), 0, false);
     assert_eq!(state.malformed, 2);
-    assert_eq!(chunk.end_offset as usize, full_len, "the half-written line is left for later");
+    assert_eq!(
+        chunk.end_offset as usize, full_len,
+        "the half-written line is left for later"
+    );
     let (_, clean) = parse_file(Provider::Codex, &fixture("codex_session.jsonl"), false).unwrap();
     assert_eq!(chunk.events.len(), clean.len(), "no other line lost");
 }

@@ -15,10 +15,26 @@ async fn small_pages_cover_the_same_items_as_one_big_page() {
     let s = samples().await;
     let c = &s.client;
     let cases: [(&str, Value, &str); 5] = [
-        ("list_sessions", json!({"include_subagents": true}), "session_id"),
-        ("get_session_turns", json!({"session_id": CODEX_ID}), "turn_index"),
-        ("get_turn_steps", json!({"session_id": CODEX_ID, "turn_index": 1}), "step_index"),
-        ("search_event_previews", json!({"query": "hoge"}), "event_index"),
+        (
+            "list_sessions",
+            json!({"include_subagents": true}),
+            "session_id",
+        ),
+        (
+            "get_session_turns",
+            json!({"session_id": CODEX_ID}),
+            "turn_index",
+        ),
+        (
+            "get_turn_steps",
+            json!({"session_id": CODEX_ID, "turn_index": 1}),
+            "step_index",
+        ),
+        (
+            "search_event_previews",
+            json!({"query": "hoge"}),
+            "event_index",
+        ),
         ("get_project_info", json!({}), "hash"),
     ];
     for (tool, args, key) in cases {
@@ -27,7 +43,11 @@ async fn small_pages_cover_the_same_items_as_one_big_page() {
         let pages = all_pages(c, tool, small).await;
         assert!(pages.len() >= 2, "{tool}: {} pages", pages.len());
         // First and middle pages hand on a cursor, the last does not.
-        assert!(pages[..pages.len() - 1].iter().all(|p| p.next_cursor().is_some()));
+        assert!(
+            pages[..pages.len() - 1]
+                .iter()
+                .all(|p| p.next_cursor().is_some())
+        );
         assert!(pages.last().unwrap().next_cursor().is_none());
         let mut big = args.clone();
         big["limit"] = json!(50);
@@ -35,12 +55,19 @@ async fn small_pages_cover_the_same_items_as_one_big_page() {
         let paged = items(&pages);
         if tool == "search_event_previews" {
             // Hits of several sessions share event indexes: compare whole coordinates.
-            let coords = |v: &[Value]| v.iter().map(|h| (h["session_id"].clone(), h["event_index"].clone())).collect::<Vec<_>>();
+            let coords = |v: &[Value]| {
+                v.iter()
+                    .map(|h| (h["session_id"].clone(), h["event_index"].clone()))
+                    .collect::<Vec<_>>()
+            };
             assert_eq!(coords(&paged), coords(&whole));
         } else {
             assert_eq!(field(&paged, key), field(&whole, key), "{tool}");
         }
-        assert_eq!(paged, whole, "{tool}: the same items, whatever the page size");
+        assert_eq!(
+            paged, whole,
+            "{tool}: the same items, whatever the page size"
+        );
     }
 }
 
@@ -48,10 +75,23 @@ async fn small_pages_cover_the_same_items_as_one_big_page() {
 async fn the_page_size_may_change_between_pages() {
     let s = samples().await;
     let c = &s.client;
-    let first = c.call("list_sessions", json!({"include_subagents": true, "limit": 2})).await;
+    let first = c
+        .call(
+            "list_sessions",
+            json!({"include_subagents": true, "limit": 2}),
+        )
+        .await;
     let cursor = first.next_cursor().unwrap().to_owned();
-    let rest = c.call("list_sessions", json!({"include_subagents": true, "limit": 50, "cursor": cursor})).await;
-    assert_eq!(first.expect_ok().as_array().unwrap().len() + rest.expect_ok().as_array().unwrap().len(), 10);
+    let rest = c
+        .call(
+            "list_sessions",
+            json!({"include_subagents": true, "limit": 50, "cursor": cursor}),
+        )
+        .await;
+    assert_eq!(
+        first.expect_ok().as_array().unwrap().len() + rest.expect_ok().as_array().unwrap().len(),
+        10
+    );
     assert!(rest.next_cursor().is_none());
 }
 
@@ -61,36 +101,73 @@ async fn mangled_and_misused_cursors_are_invalid_cursor() {
     let c = &s.client;
     // `get_project_info` has no argument besides the page's own: no "other query" to try.
     let cases: [(&str, Value, Option<Value>); 5] = [
-        ("list_sessions", json!({"include_subagents": true, "limit": 1}), Some(json!({"provider": "codex", "limit": 1}))),
-        ("get_session_turns", json!({"session_id": CODEX_ID, "limit": 1}), Some(json!({"session_id": CLAUDE_ID, "limit": 1}))),
-        ("get_turn_steps", json!({"session_id": CODEX_ID, "turn_index": 1, "limit": 1}), Some(json!({"session_id": CODEX_ID, "turn_index": 0, "limit": 1}))),
-        ("search_event_previews", json!({"query": "hoge", "limit": 1}), Some(json!({"query": "python", "limit": 1}))),
+        (
+            "list_sessions",
+            json!({"include_subagents": true, "limit": 1}),
+            Some(json!({"provider": "codex", "limit": 1})),
+        ),
+        (
+            "get_session_turns",
+            json!({"session_id": CODEX_ID, "limit": 1}),
+            Some(json!({"session_id": CLAUDE_ID, "limit": 1})),
+        ),
+        (
+            "get_turn_steps",
+            json!({"session_id": CODEX_ID, "turn_index": 1, "limit": 1}),
+            Some(json!({"session_id": CODEX_ID, "turn_index": 0, "limit": 1})),
+        ),
+        (
+            "search_event_previews",
+            json!({"query": "hoge", "limit": 1}),
+            Some(json!({"query": "python", "limit": 1})),
+        ),
         ("get_project_info", json!({"limit": 1}), None),
     ];
     for (tool, args, other) in cases {
         let first = c.call(tool, args.clone()).await;
-        let cursor = first.next_cursor().unwrap_or_else(|| panic!("{tool} has a second page")).to_owned();
+        let cursor = first
+            .next_cursor()
+            .unwrap_or_else(|| panic!("{tool} has a second page"))
+            .to_owned();
 
         let mut mangled = args.clone();
         let mut bytes = cursor.clone().into_bytes();
         let mid = bytes.len() / 2;
         bytes[mid] = if bytes[mid] == b'A' { b'B' } else { b'A' };
         mangled["cursor"] = json!(String::from_utf8(bytes).unwrap());
-        assert_eq!(error_code(&c.call(tool, mangled).await), "invalid_cursor", "{tool}");
+        assert_eq!(
+            error_code(&c.call(tool, mangled).await),
+            "invalid_cursor",
+            "{tool}"
+        );
 
         let mut shortened = args.clone();
         shortened["cursor"] = json!(&cursor[..cursor.len() - 5]);
-        assert_eq!(error_code(&c.call(tool, shortened).await), "invalid_cursor", "{tool}");
+        assert_eq!(
+            error_code(&c.call(tool, shortened).await),
+            "invalid_cursor",
+            "{tool}"
+        );
 
         if let Some(mut reused) = other {
             reused["cursor"] = json!(cursor);
             let answer = c.call(tool, reused).await;
             assert_eq!(error_code(&answer), "invalid_cursor", "{tool}");
-            assert!(answer.error()["message"].as_str().unwrap().contains("other arguments"));
+            assert!(
+                answer.error()["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("other arguments")
+            );
         }
 
         // A cursor is bound to the tool that made it.
-        let foreign = c.call("get_session_full", json!({"session_id": CODEX_ID, "cursor": cursor})).await;
+        let foreign = c
+            .call(
+                "get_session_full",
+                json!({"session_id": CODEX_ID, "cursor": cursor}),
+            )
+            .await;
         assert_eq!(error_code(&foreign), "invalid_cursor", "{tool}");
     }
 }

@@ -39,32 +39,61 @@ pub fn silent_wav(samples: u32) -> Vec<u8> {
 }
 
 /// Return a fixed sentence as plain text content.
-#[mcp_tool(name = "test_simple_text", family = "conformance", size_hint = "1KB", read_only)]
+#[mcp_tool(
+    name = "test_simple_text",
+    family = "conformance",
+    size_hint = "1KB",
+    read_only
+)]
 pub async fn test_simple_text() -> ToolResult<Content> {
     Ok(Content::new().text("This is a simple text response for testing."))
 }
 
 /// Return a 1x1 red PNG as image content.
-#[mcp_tool(name = "test_image_content", family = "conformance", size_hint = "1KB", read_only)]
+#[mcp_tool(
+    name = "test_image_content",
+    family = "conformance",
+    size_hint = "1KB",
+    read_only
+)]
 pub async fn test_image_content() -> ToolResult<Content> {
     Ok(Content::new().image(RED_PIXEL_PNG, "image/png"))
 }
 
 /// Return a short silent WAV clip as audio content.
-#[mcp_tool(name = "test_audio_content", family = "conformance", size_hint = "2KB", read_only)]
+#[mcp_tool(
+    name = "test_audio_content",
+    family = "conformance",
+    size_hint = "2KB",
+    read_only
+)]
 pub async fn test_audio_content() -> ToolResult<Content> {
     Ok(Content::new().audio_bytes(&silent_wav(80), "audio/wav"))
 }
 
 /// Return a text document embedded as a resource.
-#[mcp_tool(name = "test_embedded_resource", family = "conformance", size_hint = "1KB", read_only)]
+#[mcp_tool(
+    name = "test_embedded_resource",
+    family = "conformance",
+    size_hint = "1KB",
+    read_only
+)]
 pub async fn test_embedded_resource() -> ToolResult<Content> {
-    Ok(Content::new().embedded_text("test://embedded-resource", "text/plain", "This is an embedded resource content."))
+    Ok(Content::new().embedded_text(
+        "test://embedded-resource",
+        "text/plain",
+        "This is an embedded resource content.",
+    ))
 }
 
 /// Return text, an image and an embedded JSON resource in one answer, annotated for audience
 /// and priority.
-#[mcp_tool(name = "test_multiple_content_types", family = "conformance", size_hint = "2KB", read_only)]
+#[mcp_tool(
+    name = "test_multiple_content_types",
+    family = "conformance",
+    size_hint = "2KB",
+    read_only
+)]
 pub async fn test_multiple_content_types() -> ToolResult<Content> {
     Ok(Content::new()
         .text("Multiple content types test:")
@@ -72,12 +101,21 @@ pub async fn test_multiple_content_types() -> ToolResult<Content> {
         .image(RED_PIXEL_PNG, "image/png")
         .for_audience(&[Role::User])
         .with_priority(0.5)
-        .embedded_text("test://mixed-content-resource", "application/json", r#"{"test":"data","value":123}"#)
+        .embedded_text(
+            "test://mixed-content-resource",
+            "application/json",
+            r#"{"test":"data","value":123}"#,
+        )
         .with_priority(1.0))
 }
 
 /// Send three info log messages about 50 ms apart, then confirm in text.
-#[mcp_tool(name = "test_tool_with_logging", family = "conformance", size_hint = "1KB", read_only)]
+#[mcp_tool(
+    name = "test_tool_with_logging",
+    family = "conformance",
+    size_hint = "1KB",
+    read_only
+)]
 pub async fn test_tool_with_logging(ctx: &ToolContext) -> ToolResult<Content> {
     ctx.info("Tool execution started").await;
     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -89,7 +127,12 @@ pub async fn test_tool_with_logging(ctx: &ToolContext) -> ToolResult<Content> {
 
 /// Report progress 0, 50 and 100 of 100 about 50 ms apart (when the caller sent a progress
 /// token), then confirm in text.
-#[mcp_tool(name = "test_tool_with_progress", family = "conformance", size_hint = "1KB", read_only)]
+#[mcp_tool(
+    name = "test_tool_with_progress",
+    family = "conformance",
+    size_hint = "1KB",
+    read_only
+)]
 pub async fn test_tool_with_progress(ctx: &ToolContext) -> ToolResult<Content> {
     for (i, step) in [0.0, 50.0, 100.0].into_iter().enumerate() {
         if i > 0 {
@@ -101,9 +144,17 @@ pub async fn test_tool_with_progress(ctx: &ToolContext) -> ToolResult<Content> {
 }
 
 /// Always fail with a tool error, to test how clients show one.
-#[mcp_tool(name = "test_error_handling", family = "conformance", size_hint = "1KB", read_only)]
+#[mcp_tool(
+    name = "test_error_handling",
+    family = "conformance",
+    size_hint = "1KB",
+    read_only
+)]
 pub async fn test_error_handling() -> ToolResult<Content> {
-    Err(ToolError::new("intentional_error", "This tool intentionally returns an error for testing"))
+    Err(ToolError::new(
+        "intentional_error",
+        "This tool intentionally returns an error for testing",
+    ))
 }
 
 #[tool_args]
@@ -113,9 +164,17 @@ pub struct SamplingArgs {
 }
 
 /// Ask the client's model to answer `prompt` (sampling) and return its answer as text.
-#[mcp_tool(name = "test_sampling", family = "conformance", size_hint = "4KB", read_only, open_world)]
+#[mcp_tool(
+    name = "test_sampling",
+    family = "conformance",
+    size_hint = "4KB",
+    read_only,
+    open_world
+)]
 pub async fn test_sampling(ctx: &ToolContext, args: SamplingArgs) -> ToolResult<Content> {
-    let answer = ctx.sample(SamplingRequest::user(args.prompt).max_tokens(100)).await?;
+    let answer = ctx
+        .sample(SamplingRequest::user(args.prompt).max_tokens(100))
+        .await?;
     Ok(Content::new().text(format!("LLM response: {}", answer.text())))
 }
 
@@ -135,16 +194,29 @@ pub struct UserInfo {
 }
 
 /// Ask the user for a username and an email (elicitation) and return what they did.
-#[mcp_tool(name = "test_elicitation", family = "conformance", size_hint = "2KB", read_only, open_world)]
+#[mcp_tool(
+    name = "test_elicitation",
+    family = "conformance",
+    size_hint = "2KB",
+    read_only,
+    open_world
+)]
 pub async fn test_elicitation(ctx: &ToolContext, args: ElicitationArgs) -> ToolResult<Content> {
     let answer = ctx.elicit::<UserInfo>(args.message).await?;
     let action = answer.action();
-    let content = answer.accepted().map(|u| json!({"username": u.username, "email": u.email}));
-    Ok(Content::new().text(format!("User response: action={action}, content={}", content.unwrap_or(json!({})))))
+    let content = answer
+        .accepted()
+        .map(|u| json!({"username": u.username, "email": u.email}));
+    Ok(Content::new().text(format!(
+        "User response: action={action}, content={}",
+        content.unwrap_or(json!({}))
+    )))
 }
 
 /// Standing of an account (variants without doc comments: a plain `enum` list).
-#[tool_args(allow(missing_description = "the suite expects an untitled enum, which variant docs would turn into titled choices"))]
+#[tool_args(allow(
+    missing_description = "the suite expects an untitled enum, which variant docs would turn into titled choices"
+))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AccountStatus {
     Active,
@@ -173,9 +245,17 @@ pub struct ProfileForm {
 }
 
 /// Ask the user for a profile whose fields all have defaults (SEP-1034) and return the answer.
-#[mcp_tool(name = "test_elicitation_sep1034_defaults", family = "conformance", size_hint = "2KB", read_only, open_world)]
+#[mcp_tool(
+    name = "test_elicitation_sep1034_defaults",
+    family = "conformance",
+    size_hint = "2KB",
+    read_only,
+    open_world
+)]
 pub async fn test_elicitation_sep1034_defaults(ctx: &ToolContext) -> ToolResult<Content> {
-    let answer = ctx.elicit::<ProfileForm>("Please review and update the form fields with defaults").await?;
+    let answer = ctx
+        .elicit::<ProfileForm>("Please review and update the form fields with defaults")
+        .await?;
     let action = answer.action();
     let content = answer.accepted().map(|p| {
         let status = match p.status {
@@ -185,12 +265,21 @@ pub async fn test_elicitation_sep1034_defaults(ctx: &ToolContext) -> ToolResult<
         };
         json!({"name": p.name, "age": p.age, "score": p.score, "status": status, "verified": p.verified})
     });
-    Ok(Content::new().text(format!("Elicitation completed: action={action}, content={}", content.unwrap_or(json!({})))))
+    Ok(Content::new().text(format!(
+        "Elicitation completed: action={action}, content={}",
+        content.unwrap_or(json!({}))
+    )))
 }
 
 /// Ask the user to pick from the five kinds of choice lists of SEP-1330 (untitled and titled
 /// single select, legacy `enumNames`, untitled and titled multi-select) and return the answer.
-#[mcp_tool(name = "test_elicitation_sep1330_enums", family = "conformance", size_hint = "2KB", read_only, open_world)]
+#[mcp_tool(
+    name = "test_elicitation_sep1330_enums",
+    family = "conformance",
+    size_hint = "2KB",
+    read_only,
+    open_world
+)]
 pub async fn test_elicitation_sep1330_enums(ctx: &ToolContext) -> ToolResult<Content> {
     // Legacy `enumNames` cannot come from a Rust type, so this form is written as a schema.
     let schema = json!({
@@ -227,14 +316,19 @@ pub async fn test_elicitation_sep1330_enums(ctx: &ToolContext) -> ToolResult<Con
             }
         }
     });
-    let answer = ctx.elicit_with_schema("Please choose from the enum fields", schema).await?;
+    let answer = ctx
+        .elicit_with_schema("Please choose from the enum fields", schema)
+        .await?;
     Ok(Content::new().text(elicitation_summary(answer)))
 }
 
 fn elicitation_summary(answer: Elicitation<serde_json::Map<String, serde_json::Value>>) -> String {
     let action = answer.action();
     let content = answer.accepted().unwrap_or_default();
-    format!("Elicitation completed: action={action}, content={}", serde_json::Value::Object(content))
+    format!(
+        "Elicitation completed: action={action}, content={}",
+        serde_json::Value::Object(content)
+    )
 }
 
 /// A postal address.
@@ -248,7 +342,9 @@ pub struct Address {
 }
 
 /// Arguments whose schema uses `$defs`/`$ref` and `additionalProperties: false`.
-#[tool_args(allow(false_strictness = "the conformance suite checks that `additionalProperties: false` survives tools/list"))]
+#[tool_args(allow(
+    false_strictness = "the conformance suite checks that `additionalProperties: false` survives tools/list"
+))]
 #[serde(deny_unknown_fields)]
 pub struct SchemaFeaturesArgs {
     /// A person's name.
@@ -267,7 +363,9 @@ pub struct SchemaFeaturesArgs {
     allow(tool_name = "name fixed by the MCP conformance suite")
 )]
 pub async fn json_schema_2020_12_tool(args: SchemaFeaturesArgs) -> ToolResult<Content> {
-    let address = args.address.map(|a| json!({"street": a.street, "city": a.city}));
+    let address = args
+        .address
+        .map(|a| json!({"street": a.street, "city": a.city}));
     Ok(Content::new().text(json!({"name": args.name, "address": address}).to_string()))
 }
 

@@ -6,8 +6,8 @@
 //!
 //! Run: `cargo run -p mcp-tool-examples --bin hello_tools` (speaks MCP on stdin/stdout).
 
-use mcp_tool_core::prelude::*;
 use mcp_tool_core::ToolServer;
+use mcp_tool_core::prelude::*;
 use std::sync::Mutex;
 
 /// Where a task stands.
@@ -53,9 +53,16 @@ impl Board {
         let tasks = titles
             .iter()
             .enumerate()
-            .map(|(i, (t, s))| Task { task_id: i as u32 + 1, title: (*t).to_owned(), status: *s })
+            .map(|(i, (t, s))| Task {
+                task_id: i as u32 + 1,
+                title: (*t).to_owned(),
+                status: *s,
+            })
             .collect();
-        Self { tasks: Mutex::new(tasks), archived: Mutex::new(Vec::new()) }
+        Self {
+            tasks: Mutex::new(tasks),
+            archived: Mutex::new(Vec::new()),
+        }
     }
 }
 
@@ -100,11 +107,21 @@ pub struct GetTaskArgs {
 #[mcp_tool(name = "get_task", family = "board", size_hint = "1KB", read_only)]
 pub async fn get_task(board: &Board, args: GetTaskArgs) -> ToolResult<Task> {
     let tasks = board.tasks.lock().expect("board lock");
-    tasks.iter().find(|t| t.task_id == args.task_id).cloned().ok_or_else(|| {
-        ToolError::new("task_not_found", format!("No task has id {}.", args.task_id))
+    tasks
+        .iter()
+        .find(|t| t.task_id == args.task_id)
+        .cloned()
+        .ok_or_else(|| {
+            ToolError::new(
+                "task_not_found",
+                format!("No task has id {}.", args.task_id),
+            )
             .with_detail("task_id", args.task_id)
-            .with_detail("known_ids", tasks.iter().map(|t| t.task_id).collect::<Vec<_>>())
-    })
+            .with_detail(
+                "known_ids",
+                tasks.iter().map(|t| t.task_id).collect::<Vec<_>>(),
+            )
+        })
 }
 
 #[tool_args]
@@ -121,11 +138,18 @@ pub struct AddTaskArgs {
 pub async fn add_task(board: &Board, args: AddTaskArgs) -> ToolResult<Task> {
     let title = args.title.trim();
     if title.is_empty() {
-        return Err(ToolError::invalid_parameter("title", "`title` must not be empty."));
+        return Err(ToolError::invalid_parameter(
+            "title",
+            "`title` must not be empty.",
+        ));
     }
     let mut tasks = board.tasks.lock().expect("board lock");
     let task_id = tasks.iter().map(|t| t.task_id).max().unwrap_or(0) + 1;
-    let task = Task { task_id, title: title.to_owned(), status: args.status };
+    let task = Task {
+        task_id,
+        title: title.to_owned(),
+        status: args.status,
+    };
     tasks.push(task.clone());
     Ok(task)
 }
@@ -139,11 +163,18 @@ pub struct ArchiveReport {
 }
 
 /// Move every `done` task off the board into the archive, reporting progress as it goes.
-#[mcp_tool(name = "archive_done_tasks", family = "board", size_hint = "1KB", destructive, idempotent)]
+#[mcp_tool(
+    name = "archive_done_tasks",
+    family = "board",
+    size_hint = "1KB",
+    destructive,
+    idempotent
+)]
 pub async fn archive_done_tasks(board: &Board, ctx: &ToolContext) -> ToolResult<ArchiveReport> {
     let done: Vec<Task> = {
         let mut tasks = board.tasks.lock().expect("board lock");
-        let (done, keep): (Vec<Task>, Vec<Task>) = tasks.drain(..).partition(|t| t.status == TaskStatus::Done);
+        let (done, keep): (Vec<Task>, Vec<Task>) =
+            tasks.drain(..).partition(|t| t.status == TaskStatus::Done);
         *tasks = keep;
         done
     };
@@ -152,12 +183,17 @@ pub async fn archive_done_tasks(board: &Board, ctx: &ToolContext) -> ToolResult<
         if ctx.is_cancelled() {
             return Err(ToolError::cancelled());
         }
-        ctx.info(format!("archiving task {}: {}", task.task_id, task.title)).await;
-        ctx.progress((i + 1) as f64, Some(total as f64), Some(&task.title)).await;
+        ctx.info(format!("archiving task {}: {}", task.task_id, task.title))
+            .await;
+        ctx.progress((i + 1) as f64, Some(total as f64), Some(&task.title))
+            .await;
         board.archived.lock().expect("archive lock").push(task);
     }
     let remaining = board.tasks.lock().expect("board lock").len();
-    Ok(ArchiveReport { archived: total, remaining })
+    Ok(ArchiveReport {
+        archived: total,
+        remaining,
+    })
 }
 
 /// The server `hello_tools` serves; tests build the same one in-process.

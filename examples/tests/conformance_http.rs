@@ -8,9 +8,9 @@
 use mcp_tool_core::LogLevel;
 use mcp_tool_core::testing::{Notification, TestClient};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, CreateMessageRequestParams,
-    CreateMessageResult, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability, Implementation,
-    SamplingCapability, SamplingMessage,
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
+    CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationCapability, Implementation, SamplingCapability, SamplingMessage,
 };
 use rmcp::service::{RequestContext, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -28,18 +28,39 @@ struct SuiteLikeClient {
 
 impl SuiteLikeClient {
     fn new(form_answer: Value) -> Self {
-        Self { form_answer, elicitations: Arc::default(), samplings: Arc::default() }
+        Self {
+            form_answer,
+            elicitations: Arc::default(),
+            samplings: Arc::default(),
+        }
     }
 }
 
 impl ClientHandler for SuiteLikeClient {
-    async fn create_message(&self, params: CreateMessageRequestParams, _: RequestContext<RoleClient>) -> Result<CreateMessageResult, McpError> {
-        self.samplings.lock().unwrap().push(serde_json::to_value(&params).unwrap());
-        Ok(CreateMessageResult::new(SamplingMessage::assistant_text("This is a test response from the client"), "test-model".into()))
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, McpError> {
+        self.samplings
+            .lock()
+            .unwrap()
+            .push(serde_json::to_value(&params).unwrap());
+        Ok(CreateMessageResult::new(
+            SamplingMessage::assistant_text("This is a test response from the client"),
+            "test-model".into(),
+        ))
     }
 
-    async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>) -> Result<ElicitResult, McpError> {
-        self.elicitations.lock().unwrap().push(serde_json::to_value(&request).unwrap());
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, McpError> {
+        self.elicitations
+            .lock()
+            .unwrap()
+            .push(serde_json::to_value(&request).unwrap());
         let mut result = ElicitResult::new(ElicitationAction::Accept);
         result.content = Some(self.form_answer.clone());
         Ok(result)
@@ -66,15 +87,26 @@ async fn serve() -> String {
 
 async fn connect(client: SuiteLikeClient) -> RunningService<RoleClient, SuiteLikeClient> {
     let url = serve().await;
-    client.serve(StreamableHttpClientTransport::from_uri(url)).await.expect("HTTP handshake")
+    client
+        .serve(StreamableHttpClientTransport::from_uri(url))
+        .await
+        .expect("HTTP handshake")
 }
 
-async fn call(service: &RunningService<RoleClient, SuiteLikeClient>, name: &str, args: Value) -> CallToolResult {
+async fn call(
+    service: &RunningService<RoleClient, SuiteLikeClient>,
+    name: &str,
+    args: Value,
+) -> CallToolResult {
     let mut params = CallToolRequestParams::new(name.to_owned());
     if let Value::Object(map) = args {
         params = params.with_arguments(map);
     }
-    service.peer().call_tool(params).await.unwrap_or_else(|e| panic!("{name}: {e}"))
+    service
+        .peer()
+        .call_tool(params)
+        .await
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 fn blocks(result: &CallToolResult) -> Value {
@@ -83,7 +115,10 @@ fn blocks(result: &CallToolResult) -> Value {
 
 #[test]
 fn the_conformance_tool_set_raises_no_design_warnings() {
-    assert_eq!(mcp_tool_examples::conformance::server().lint_warnings(), &[]);
+    assert_eq!(
+        mcp_tool_examples::conformance::server().lint_warnings(),
+        &[]
+    );
 }
 
 #[tokio::test]
@@ -110,38 +145,83 @@ async fn every_suite_tool_is_listed_and_the_2020_12_schema_survives() {
             "test_tool_with_progress",
         ]
     );
-    assert!(tools.iter().all(|t| t.description.as_deref().is_some_and(|d| !d.is_empty())));
-    let tool = tools.iter().find(|t| t.name == "json_schema_2020_12_tool").unwrap();
+    assert!(
+        tools
+            .iter()
+            .all(|t| t.description.as_deref().is_some_and(|d| !d.is_empty()))
+    );
+    let tool = tools
+        .iter()
+        .find(|t| t.name == "json_schema_2020_12_tool")
+        .unwrap();
     let schema = Value::Object((*tool.input_schema).clone());
-    assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
     assert_eq!(schema["additionalProperties"], false);
-    assert_eq!(schema["$defs"]["address"]["properties"]["city"]["type"], json!(["string", "null"]));
+    assert_eq!(
+        schema["$defs"]["address"]["properties"]["city"]["type"],
+        json!(["string", "null"])
+    );
     let address = serde_json::to_string(&schema["properties"]["address"]).unwrap();
-    assert!(address.contains(r##""$ref":"#/$defs/address""##), "{address}");
+    assert!(
+        address.contains(r##""$ref":"#/$defs/address""##),
+        "{address}"
+    );
 
-    let result = call(&service, "json_schema_2020_12_tool", json!({"name": "Ada", "address": {"city": "London"}})).await;
+    let result = call(
+        &service,
+        "json_schema_2020_12_tool",
+        json!({"name": "Ada", "address": {"city": "London"}}),
+    )
+    .await;
     assert_eq!(result.is_error, Some(false));
     let echoed: Value = serde_json::from_str(blocks(&result)[0]["text"].as_str().unwrap()).unwrap();
-    assert_eq!(echoed, json!({"name": "Ada", "address": {"street": null, "city": "London"}}));
-    let result = call(&service, "json_schema_2020_12_tool", json!({"nmae": "typo"})).await;
-    assert_eq!(result.is_error, Some(true), "additionalProperties: false is enforced, not only advertised");
+    assert_eq!(
+        echoed,
+        json!({"name": "Ada", "address": {"street": null, "city": "London"}})
+    );
+    let result = call(
+        &service,
+        "json_schema_2020_12_tool",
+        json!({"nmae": "typo"}),
+    )
+    .await;
+    assert_eq!(
+        result.is_error,
+        Some(true),
+        "additionalProperties: false is enforced, not only advertised"
+    );
 }
 
 #[tokio::test]
 async fn content_tools_answer_with_exact_blocks() {
     let service = connect(SuiteLikeClient::new(json!({}))).await;
     let text = blocks(&call(&service, "test_simple_text", json!({})).await);
-    assert_eq!(text, json!([{"type": "text", "text": "This is a simple text response for testing."}]));
+    assert_eq!(
+        text,
+        json!([{"type": "text", "text": "This is a simple text response for testing."}])
+    );
 
     let image = blocks(&call(&service, "test_image_content", json!({})).await);
     assert_eq!(image[0]["type"], "image");
     assert_eq!(image[0]["mimeType"], "image/png");
-    assert!(image[0]["data"].as_str().unwrap().starts_with("iVBORw0KGgo"), "PNG signature");
+    assert!(
+        image[0]["data"]
+            .as_str()
+            .unwrap()
+            .starts_with("iVBORw0KGgo"),
+        "PNG signature"
+    );
 
     let audio = blocks(&call(&service, "test_audio_content", json!({})).await);
     assert_eq!(audio[0]["type"], "audio");
     assert_eq!(audio[0]["mimeType"], "audio/wav");
-    assert!(audio[0]["data"].as_str().unwrap().starts_with("UklGR"), "base64 of `RIFF`");
+    assert!(
+        audio[0]["data"].as_str().unwrap().starts_with("UklGR"),
+        "base64 of `RIFF`"
+    );
 
     let resource = blocks(&call(&service, "test_embedded_resource", json!({})).await);
     assert_eq!(
@@ -151,11 +231,28 @@ async fn content_tools_answer_with_exact_blocks() {
 
     let result = call(&service, "test_multiple_content_types", json!({})).await;
     let mixed = blocks(&result);
-    let kinds: Vec<&str> = mixed.as_array().unwrap().iter().map(|b| b["type"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> = mixed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["type"].as_str().unwrap())
+        .collect();
     assert_eq!(kinds, ["text", "image", "resource"]);
-    assert_eq!(mixed[1]["annotations"], json!({"audience": ["user"], "priority": 0.5}));
-    assert_eq!(mixed[2]["resource"]["text"], r#"{"test":"data","value":123}"#);
-    assert!(result.meta.as_ref().is_some_and(|m| m.contains_key("bytes")), "rich answers report their size in _meta");
+    assert_eq!(
+        mixed[1]["annotations"],
+        json!({"audience": ["user"], "priority": 0.5})
+    );
+    assert_eq!(
+        mixed[2]["resource"]["text"],
+        r#"{"test":"data","value":123}"#
+    );
+    assert!(
+        result
+            .meta
+            .as_ref()
+            .is_some_and(|m| m.contains_key("bytes")),
+        "rich answers report their size in _meta"
+    );
 }
 
 #[tokio::test]
@@ -163,19 +260,34 @@ async fn the_error_tool_is_a_tool_error_with_the_message_in_text() {
     let service = connect(SuiteLikeClient::new(json!({}))).await;
     let result = call(&service, "test_error_handling", json!({})).await;
     assert_eq!(result.is_error, Some(true));
-    let envelope: Value = serde_json::from_str(blocks(&result)[0]["text"].as_str().unwrap()).unwrap();
+    let envelope: Value =
+        serde_json::from_str(blocks(&result)[0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(envelope["error"]["code"], "intentional_error");
-    assert_eq!(envelope["error"]["message"], "This tool intentionally returns an error for testing");
+    assert_eq!(
+        envelope["error"]["message"],
+        "This tool intentionally returns an error for testing"
+    );
 }
 
 #[tokio::test]
 async fn sampling_over_http_reaches_the_client_and_back() {
     let client = SuiteLikeClient::new(json!({}));
     let service = connect(client.clone()).await;
-    let result = call(&service, "test_sampling", json!({"prompt": "Test prompt for sampling"})).await;
-    assert_eq!(blocks(&result)[0]["text"], "LLM response: This is a test response from the client");
+    let result = call(
+        &service,
+        "test_sampling",
+        json!({"prompt": "Test prompt for sampling"}),
+    )
+    .await;
+    assert_eq!(
+        blocks(&result)[0]["text"],
+        "LLM response: This is a test response from the client"
+    );
     let asked = client.samplings.lock().unwrap().clone();
-    assert_eq!(asked[0]["messages"][0]["content"]["text"], "Test prompt for sampling");
+    assert_eq!(
+        asked[0]["messages"][0]["content"]["text"],
+        "Test prompt for sampling"
+    );
     assert_eq!(asked[0]["maxTokens"], 100);
 }
 
@@ -183,14 +295,32 @@ async fn sampling_over_http_reaches_the_client_and_back() {
 async fn elicitation_over_http_sends_the_typed_form_and_reports_the_answer() {
     let client = SuiteLikeClient::new(json!({"username": "testuser", "email": "test@example.com"}));
     let service = connect(client.clone()).await;
-    let result = call(&service, "test_elicitation", json!({"message": "Please provide your information"})).await;
+    let result = call(
+        &service,
+        "test_elicitation",
+        json!({"message": "Please provide your information"}),
+    )
+    .await;
     let text = blocks(&result)[0]["text"].as_str().unwrap().to_owned();
-    let content: Value = serde_json::from_str(text.strip_prefix("User response: action=accept, content=").unwrap()).unwrap();
-    assert_eq!(content, json!({"username": "testuser", "email": "test@example.com"}));
+    let content: Value = serde_json::from_str(
+        text.strip_prefix("User response: action=accept, content=")
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        content,
+        json!({"username": "testuser", "email": "test@example.com"})
+    );
     let asked = client.elicitations.lock().unwrap().clone();
     assert_eq!(asked[0]["message"], "Please provide your information");
-    assert_eq!(asked[0]["requestedSchema"]["properties"]["email"], json!({"type": "string", "description": "User's email address"}));
-    assert_eq!(asked[0]["requestedSchema"]["required"], json!(["username", "email"]));
+    assert_eq!(
+        asked[0]["requestedSchema"]["properties"]["email"],
+        json!({"type": "string", "description": "User's email address"})
+    );
+    assert_eq!(
+        asked[0]["requestedSchema"]["required"],
+        json!(["username", "email"])
+    );
 }
 
 #[tokio::test]
@@ -200,16 +330,37 @@ async fn sep1034_defaults_cover_every_primitive_type() {
     let service = connect(client.clone()).await;
     let result = call(&service, "test_elicitation_sep1034_defaults", json!({})).await;
     let text = blocks(&result)[0]["text"].as_str().unwrap().to_owned();
-    assert!(text.starts_with("Elicitation completed: action=accept, content="), "{text}");
-    assert!(text.contains(r#""name":"Jane Smith""#) && text.contains(r#""status":"inactive""#), "{text}");
+    assert!(
+        text.starts_with("Elicitation completed: action=accept, content="),
+        "{text}"
+    );
+    assert!(
+        text.contains(r#""name":"Jane Smith""#) && text.contains(r#""status":"inactive""#),
+        "{text}"
+    );
 
     let props = client.elicitations.lock().unwrap()[0]["requestedSchema"]["properties"].clone();
-    assert_eq!((&props["name"]["type"], &props["name"]["default"]), (&json!("string"), &json!("John Doe")));
-    assert_eq!((&props["age"]["type"], &props["age"]["default"]), (&json!("integer"), &json!(30)));
-    assert_eq!((&props["score"]["type"], &props["score"]["default"]), (&json!("number"), &json!(95.5)));
-    assert_eq!((&props["verified"]["type"], &props["verified"]["default"]), (&json!("boolean"), &json!(true)));
+    assert_eq!(
+        (&props["name"]["type"], &props["name"]["default"]),
+        (&json!("string"), &json!("John Doe"))
+    );
+    assert_eq!(
+        (&props["age"]["type"], &props["age"]["default"]),
+        (&json!("integer"), &json!(30))
+    );
+    assert_eq!(
+        (&props["score"]["type"], &props["score"]["default"]),
+        (&json!("number"), &json!(95.5))
+    );
+    assert_eq!(
+        (&props["verified"]["type"], &props["verified"]["default"]),
+        (&json!("boolean"), &json!(true))
+    );
     assert_eq!(props["status"]["type"], "string");
-    assert_eq!(props["status"]["enum"], json!(["active", "inactive", "pending"]));
+    assert_eq!(
+        props["status"]["enum"],
+        json!(["active", "inactive", "pending"])
+    );
     assert_eq!(props["status"]["default"], "active");
 }
 
@@ -221,26 +372,49 @@ async fn sep1330_enum_kinds_reach_the_client_in_their_own_shapes() {
     let service = connect(client.clone()).await;
     let result = call(&service, "test_elicitation_sep1330_enums", json!({})).await;
     let text = blocks(&result)[0]["text"].as_str().unwrap().to_owned();
-    let content: Value = serde_json::from_str(text.strip_prefix("Elicitation completed: action=accept, content=").unwrap()).unwrap();
+    let content: Value = serde_json::from_str(
+        text.strip_prefix("Elicitation completed: action=accept, content=")
+            .unwrap(),
+    )
+    .unwrap();
     assert_eq!(content, answer);
 
     let props = client.elicitations.lock().unwrap()[0]["requestedSchema"]["properties"].clone();
-    assert_eq!(props["untitledSingle"]["enum"], json!(["option1", "option2", "option3"]));
+    assert_eq!(
+        props["untitledSingle"]["enum"],
+        json!(["option1", "option2", "option3"])
+    );
     assert!(props["untitledSingle"].get("oneOf").is_none());
-    assert_eq!(props["titledSingle"]["oneOf"][0], json!({"const": "value1", "title": "First Option"}));
+    assert_eq!(
+        props["titledSingle"]["oneOf"][0],
+        json!({"const": "value1", "title": "First Option"})
+    );
     assert!(props["titledSingle"].get("enum").is_none());
-    assert_eq!(props["legacyEnum"]["enumNames"], json!(["Option One", "Option Two", "Option Three"]));
-    assert_eq!(props["untitledMulti"]["items"]["enum"], json!(["option1", "option2", "option3"]));
-    assert_eq!(props["titledMulti"]["items"]["anyOf"][2], json!({"const": "value3", "title": "Third Choice"}));
+    assert_eq!(
+        props["legacyEnum"]["enumNames"],
+        json!(["Option One", "Option Two", "Option Three"])
+    );
+    assert_eq!(
+        props["untitledMulti"]["items"]["enum"],
+        json!(["option1", "option2", "option3"])
+    );
+    assert_eq!(
+        props["titledMulti"]["items"]["anyOf"][2],
+        json!({"const": "value3", "title": "Third Choice"})
+    );
 }
 
 #[tokio::test]
 async fn logging_and_progress_tools_notify_during_the_call() {
     let url = serve().await;
-    let client = TestClient::connect(StreamableHttpClientTransport::from_uri(url)).await.unwrap();
+    let client = TestClient::connect(StreamableHttpClientTransport::from_uri(url))
+        .await
+        .unwrap();
     client.set_log_level(LogLevel::Debug).await;
     client.call("test_tool_with_logging", json!({})).await;
-    client.call_with_progress("test_tool_with_progress", json!({})).await;
+    client
+        .call_with_progress("test_tool_with_progress", json!({}))
+        .await;
     for _ in 0..50 {
         if client.notifications().len() >= 6 {
             break;
@@ -248,13 +422,45 @@ async fn logging_and_progress_tools_notify_during_the_call() {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     let seen = client.notifications();
-    let logs: Vec<&Value> = seen.iter().filter_map(|n| if let Notification::Log { data, .. } = n { Some(data) } else { None }).collect();
-    assert_eq!(logs, [&json!("Tool execution started"), &json!("Tool processing data"), &json!("Tool execution completed")]);
+    let logs: Vec<&Value> = seen
+        .iter()
+        .filter_map(|n| {
+            if let Notification::Log { data, .. } = n {
+                Some(data)
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(
+        logs,
+        [
+            &json!("Tool execution started"),
+            &json!("Tool processing data"),
+            &json!("Tool execution completed")
+        ]
+    );
     let progress: Vec<(f64, Option<f64>)> = seen
         .iter()
-        .filter_map(|n| if let Notification::Progress { progress, total, .. } = n { Some((*progress, *total)) } else { None })
+        .filter_map(|n| {
+            if let Notification::Progress {
+                progress, total, ..
+            } = n
+            {
+                Some((*progress, *total))
+            } else {
+                None
+            }
+        })
         .collect();
-    assert_eq!(progress, [(0.0, Some(100.0)), (50.0, Some(100.0)), (100.0, Some(100.0))]);
+    assert_eq!(
+        progress,
+        [
+            (0.0, Some(100.0)),
+            (50.0, Some(100.0)),
+            (100.0, Some(100.0))
+        ]
+    );
 
     // Above `info`, the logging tool stays silent.
     client.set_log_level(LogLevel::Error).await;

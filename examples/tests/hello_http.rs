@@ -12,13 +12,29 @@ async fn list_and_call_over_streamable_http() {
     tokio::spawn(async move { server.serve_http_on(listener).await });
 
     let transport = StreamableHttpClientTransport::from_uri(format!("http://{addr}/mcp"));
-    let client = TestClient::connect(transport).await.expect("HTTP handshake");
-    let names: Vec<String> = client.list_tools().await.iter().map(|t| t.name.to_string()).collect();
+    let client = TestClient::connect(transport)
+        .await
+        .expect("HTTP handshake");
+    let names: Vec<String> = client
+        .list_tools()
+        .await
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
     assert_eq!(names.len(), 4);
 
     let answer = client.call("list_tasks", json!({"status": "doing"})).await;
-    let titles: Vec<&str> = answer.expect_ok().as_array().unwrap().iter().map(|t| t["title"].as_str().unwrap()).collect();
-    assert_eq!(titles, ["Add the HTTP transport test", "Review cursor binding"]);
+    let titles: Vec<&str> = answer
+        .expect_ok()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        ["Add the HTTP transport test", "Review cursor binding"]
+    );
 
     let answer = client.call("list_tasks", json!({"status": 3})).await;
     assert_eq!(answer.error_code(), Some("invalid_parameter"));

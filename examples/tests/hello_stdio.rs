@@ -9,7 +9,9 @@ async fn spawn() -> TestClient {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_hello_tools"));
     command.stderr(std::process::Stdio::null());
     let transport = TokioChildProcess::new(command).expect("spawn hello_tools");
-    TestClient::connect(transport).await.expect("MCP handshake with hello_tools")
+    TestClient::connect(transport)
+        .await
+        .expect("MCP handshake with hello_tools")
 }
 
 #[tokio::test]
@@ -18,8 +20,16 @@ async fn initialize_reports_the_servers_own_name_and_tools_are_listed_in_order()
     let info = client.server_info().expect("server info");
     let implementation = info.server_info.as_ref().expect("serverInfo");
     assert_eq!(implementation.name, "hello_tools");
-    let names: Vec<String> = client.list_tools().await.iter().map(|t| t.name.to_string()).collect();
-    assert_eq!(names, ["add_task", "archive_done_tasks", "get_task", "list_tasks"]);
+    let names: Vec<String> = client
+        .list_tools()
+        .await
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(
+        names,
+        ["add_task", "archive_done_tasks", "get_task", "list_tasks"]
+    );
 }
 
 #[tokio::test]
@@ -55,7 +65,12 @@ async fn pages_first_middle_last_cover_every_item_once() {
         let answer = client.call("list_tasks", args).await;
         let data = answer.expect_ok();
         pages += 1;
-        ids.extend(data.as_array().unwrap().iter().map(|t| t["task_id"].as_u64().unwrap()));
+        ids.extend(
+            data.as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["task_id"].as_u64().unwrap()),
+        );
         let has_more = answer.envelope["pagination"]["has_more"].as_bool().unwrap();
         assert_eq!(has_more, answer.next_cursor().is_some());
         match answer.next_cursor() {
@@ -75,31 +90,60 @@ async fn a_mangled_cursor_and_a_cursor_for_other_arguments_are_invalid_cursor() 
 
     let mut mangled = cursor.clone();
     mangled.truncate(cursor.len() - 4);
-    let answer = client.call("list_tasks", json!({"limit": 2, "cursor": mangled})).await;
+    let answer = client
+        .call("list_tasks", json!({"limit": 2, "cursor": mangled}))
+        .await;
     assert!(answer.is_error);
     assert_eq!(answer.error_code(), Some("invalid_cursor"));
-    assert!(answer.error()["details"]["hint"].as_str().unwrap().contains("without `cursor`"));
+    assert!(
+        answer.error()["details"]["hint"]
+            .as_str()
+            .unwrap()
+            .contains("without `cursor`")
+    );
 
-    let answer = client.call("list_tasks", json!({"limit": 2, "cursor": cursor, "status": "todo"})).await;
+    let answer = client
+        .call(
+            "list_tasks",
+            json!({"limit": 2, "cursor": cursor, "status": "todo"}),
+        )
+        .await;
     assert_eq!(answer.error_code(), Some("invalid_cursor"));
-    assert!(answer.error()["message"].as_str().unwrap().contains("other arguments"));
+    assert!(
+        answer.error()["message"]
+            .as_str()
+            .unwrap()
+            .contains("other arguments")
+    );
 
     // A different page size is the same query: the cursor still works.
-    let answer = client.call("list_tasks", json!({"limit": 5, "cursor": cursor})).await;
+    let answer = client
+        .call("list_tasks", json!({"limit": 5, "cursor": cursor}))
+        .await;
     assert!(answer.is_ok(), "{}", answer.envelope);
     // So is one with an argument the tool ignores (and warns about).
-    let answer = client.call("list_tasks", json!({"limit": 2, "cursor": cursor, "verbose": true})).await;
+    let answer = client
+        .call(
+            "list_tasks",
+            json!({"limit": 2, "cursor": cursor, "verbose": true}),
+        )
+        .await;
     assert!(answer.is_ok(), "{}", answer.envelope);
 }
 
 #[tokio::test]
 async fn bad_arguments_are_invalid_parameter_naming_the_field() {
     let client = spawn().await;
-    let answer = client.call("list_tasks", json!({"status": "finished"})).await;
+    let answer = client
+        .call("list_tasks", json!({"status": "finished"}))
+        .await;
     assert!(answer.is_error);
     assert_eq!(answer.error_code(), Some("invalid_parameter"));
     assert_eq!(answer.error()["details"]["path"], "status");
-    assert_eq!(answer.error()["details"]["allowed"], json!(["todo", "doing", "done"]));
+    assert_eq!(
+        answer.error()["details"]["allowed"],
+        json!(["todo", "doing", "done"])
+    );
 
     let answer = client.call("list_tasks", json!({"limit": 500})).await;
     assert_eq!(answer.error_code(), Some("invalid_parameter"));
@@ -108,7 +152,10 @@ async fn bad_arguments_are_invalid_parameter_naming_the_field() {
 
     let answer = client.call("get_task", json!({})).await;
     assert_eq!(answer.error()["details"]["path"], "task_id");
-    assert_eq!(answer.error()["message"], "Missing required parameter `task_id`.");
+    assert_eq!(
+        answer.error()["message"],
+        "Missing required parameter `task_id`."
+    );
 
     let answer = client.call("get_task", json!({"task_id": "seven"})).await;
     assert_eq!(answer.error()["details"]["path"], "task_id");
@@ -121,7 +168,10 @@ async fn a_custom_error_code_carries_its_details() {
     assert!(answer.is_error);
     assert_eq!(answer.error_code(), Some("task_not_found"));
     assert_eq!(answer.error()["retryable"], false);
-    assert_eq!(answer.error()["details"]["known_ids"], json!([1, 2, 3, 4, 5, 6, 7]));
+    assert_eq!(
+        answer.error()["details"]["known_ids"],
+        json!([1, 2, 3, 4, 5, 6, 7])
+    );
     let meta = &answer.envelope["meta"];
     assert_eq!(meta["bytes"].as_u64().unwrap() as usize, answer.bytes());
 }
@@ -129,7 +179,10 @@ async fn a_custom_error_code_carries_its_details() {
 #[tokio::test]
 async fn an_unknown_tool_is_a_protocol_error_not_a_tool_error() {
     let client = spawn().await;
-    let err = client.try_call("delete_everything", json!({})).await.unwrap_err();
+    let err = client
+        .try_call("delete_everything", json!({}))
+        .await
+        .unwrap_err();
     let text = err.to_string();
     assert!(text.contains("unknown tool `delete_everything`"), "{text}");
     // The session survives it.
@@ -139,9 +192,13 @@ async fn an_unknown_tool_is_a_protocol_error_not_a_tool_error() {
 #[tokio::test]
 async fn progress_and_log_messages_reach_the_client_and_honor_the_level() {
     let client = spawn().await;
-    let added = client.call("add_task", json!({"title": "ship it", "status": "done"})).await;
+    let added = client
+        .call("add_task", json!({"title": "ship it", "status": "done"}))
+        .await;
     assert_eq!(added.data()["task_id"], 8);
-    let answer = client.call_with_progress("archive_done_tasks", json!({})).await;
+    let answer = client
+        .call_with_progress("archive_done_tasks", json!({}))
+        .await;
     assert_eq!(answer.expect_ok()["archived"], 3);
     // Notifications may trail the response by a moment.
     for _ in 0..50 {
@@ -154,7 +211,9 @@ async fn progress_and_log_messages_reach_the_client_and_honor_the_level() {
     let progress: Vec<f64> = seen
         .iter()
         .filter_map(|n| match n {
-            Notification::Progress { progress, total, .. } => {
+            Notification::Progress {
+                progress, total, ..
+            } => {
                 assert_eq!(*total, Some(3.0));
                 Some(*progress)
             }
@@ -162,24 +221,41 @@ async fn progress_and_log_messages_reach_the_client_and_honor_the_level() {
         })
         .collect();
     assert_eq!(progress, [1.0, 2.0, 3.0]);
-    let logs = seen.iter().filter(|n| matches!(n, Notification::Log { .. })).count();
+    let logs = seen
+        .iter()
+        .filter(|n| matches!(n, Notification::Log { .. }))
+        .count();
     assert_eq!(logs, 3);
 
     // Above `info`, the tool's info messages are no longer sent.
     client.set_log_level(LogLevel::Warning).await;
-    client.call("add_task", json!({"title": "again", "status": "done"})).await.expect_ok();
+    client
+        .call("add_task", json!({"title": "again", "status": "done"}))
+        .await
+        .expect_ok();
     let before = client.notifications().len();
-    client.call("archive_done_tasks", json!({})).await.expect_ok();
+    client
+        .call("archive_done_tasks", json!({}))
+        .await
+        .expect_ok();
     tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    let new_logs = client.notifications()[before..].iter().filter(|n| matches!(n, Notification::Log { .. })).count();
+    let new_logs = client.notifications()[before..]
+        .iter()
+        .filter(|n| matches!(n, Notification::Log { .. }))
+        .count();
     assert_eq!(new_logs, 0);
 }
 
 #[tokio::test]
 async fn unknown_arguments_are_ignored_with_a_warning() {
     let client = spawn().await;
-    let answer = client.call("get_task", json!({"task_id": 2, "verbose": true})).await;
+    let answer = client
+        .call("get_task", json!({"task_id": 2, "verbose": true}))
+        .await;
     assert!(answer.is_ok());
-    let warnings: Vec<Value> = answer.envelope["warnings"].as_array().cloned().unwrap_or_default();
+    let warnings: Vec<Value> = answer.envelope["warnings"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     assert_eq!(warnings, [json!("Unknown argument `verbose` was ignored.")]);
 }

@@ -4,8 +4,8 @@
 //! `cargo bench -p mcp-tool-core --bench echo_vs_rmcp`; results in docs/benchmarks.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mcp_tool_core::prelude::*;
 use mcp_tool_core::ToolServer;
+use mcp_tool_core::prelude::*;
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;
@@ -32,9 +32,18 @@ pub struct Echoed {
 }
 
 /// Send the arguments back unchanged.
-#[mcp_tool(name = "format_message", family = "bench", size_hint = "4KB", read_only)]
+#[mcp_tool(
+    name = "format_message",
+    family = "bench",
+    size_hint = "4KB",
+    read_only
+)]
 pub async fn format_message(args: FormatMessageArgs) -> ToolResult<Echoed> {
-    Ok(Echoed { message: args.message, priority: args.priority, labels: args.labels })
+    Ok(Echoed {
+        message: args.message,
+        priority: args.priority,
+        labels: args.labels,
+    })
 }
 
 // ---- (b) plain rmcp ---------------------------------------------------------------------
@@ -60,7 +69,12 @@ impl PlainServer {
 // ---- harness ----------------------------------------------------------------------------
 
 async fn client_for_mcp_tool() -> RunningService<RoleClient, ()> {
-    let server = ToolServer::builder().name("bench").version("0").families(["bench"]).build().unwrap();
+    let server = ToolServer::builder()
+        .name("bench")
+        .version("0")
+        .families(["bench"])
+        .build()
+        .unwrap();
     let (c, s) = tokio::io::duplex(1 << 16);
     tokio::spawn(async move { server.serve(s).await });
     ().serve(c).await.unwrap()
@@ -83,7 +97,10 @@ fn request() -> CallToolRequestParams {
 fn bench(c: &mut Criterion) {
     // One thread for client and server: the bench measures the work of a call, not how the
     // scheduler happens to spread two tasks over two cores (which made runs swing by ±30%).
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     let ours = rt.block_on(client_for_mcp_tool());
     let plain = rt.block_on(client_for_rmcp());
     // Both answer the same call successfully before anything is timed.
@@ -93,10 +110,12 @@ fn bench(c: &mut Criterion) {
     }
     let mut group = c.benchmark_group("echo_call");
     group.bench_function("mcp_tool", |b| {
-        b.to_async(&rt).iter(|| async { ours.peer().call_tool(request()).await.unwrap() })
+        b.to_async(&rt)
+            .iter(|| async { ours.peer().call_tool(request()).await.unwrap() })
     });
     group.bench_function("rmcp_tool_router", |b| {
-        b.to_async(&rt).iter(|| async { plain.peer().call_tool(request()).await.unwrap() })
+        b.to_async(&rt)
+            .iter(|| async { plain.peer().call_tool(request()).await.unwrap() })
     });
     group.finish();
 }

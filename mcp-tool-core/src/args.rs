@@ -56,14 +56,22 @@ pub fn input_schema<A: ToolArgs>() -> Value {
 /// `#[arg(...)]` becomes JSON Schema, for struct fields and tagged-enum variant fields alike.
 fn apply_keywords(props: &mut Map<String, Value>, keywords: &[ArgKeywords]) {
     for kw in keywords {
-        let Some(Value::Object(prop)) = props.get_mut(kw.field) else { continue };
+        let Some(Value::Object(prop)) = props.get_mut(kw.field) else {
+            continue;
+        };
         if let Some(default) = kw.default {
             prop.insert("default".into(), default());
         }
-        if let Some(min) = kw.minimum.and_then(|m| serde_json::from_str::<Value>(m).ok()) {
+        if let Some(min) = kw
+            .minimum
+            .and_then(|m| serde_json::from_str::<Value>(m).ok())
+        {
             prop.insert("minimum".into(), min);
         }
-        if let Some(max) = kw.maximum.and_then(|m| serde_json::from_str::<Value>(m).ok()) {
+        if let Some(max) = kw
+            .maximum
+            .and_then(|m| serde_json::from_str::<Value>(m).ok())
+        {
             prop.insert("maximum".into(), max);
         }
     }
@@ -102,7 +110,9 @@ impl<T: NestedArgs> NestedArgs for Option<T> {
 
 impl<T: NestedArgs> NestedArgs for Vec<T> {
     fn validate_at(&self, path: &str) -> Result<(), ToolError> {
-        self.iter().enumerate().try_for_each(|(i, v)| v.validate_at(&format!("{path}[{i}]")))
+        self.iter()
+            .enumerate()
+            .try_for_each(|(i, v)| v.validate_at(&format!("{path}[{i}]")))
     }
 
     fn exceptions() -> &'static [Exception] {
@@ -210,11 +220,19 @@ fn deserialize_error(path: String, message: String) -> ToolError {
 
 /// The variants serde lists in "unknown variant `x`, expected one of `a`, `b`".
 fn allowed_values(message: &str) -> Option<Vec<String>> {
-    let rest = message.split_once("expected one of ").or_else(|| message.split_once("expected "))?.1;
+    let rest = message
+        .split_once("expected one of ")
+        .or_else(|| message.split_once("expected "))?
+        .1;
     if !message.contains("unknown variant") {
         return None;
     }
-    let values: Vec<String> = rest.split('`').skip(1).step_by(2).map(str::to_owned).collect();
+    let values: Vec<String> = rest
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_owned)
+        .collect();
     (!values.is_empty()).then_some(values)
 }
 
@@ -251,22 +269,32 @@ pub fn check_range(
     minimum: Option<f64>,
     maximum: Option<f64>,
 ) -> Result<(), ToolError> {
-    let Some(v) = value.as_f64() else { return Ok(()) };
+    let Some(v) = value.as_f64() else {
+        return Ok(());
+    };
     let below = minimum.is_some_and(|m| v < m);
     let above = maximum.is_some_and(|m| v > m);
     if !(below || above) {
         return Ok(());
     }
-    let bound = |b: f64| if b.fract() == 0.0 { format!("{}", b as i64) } else { b.to_string() };
+    let bound = |b: f64| {
+        if b.fract() == 0.0 {
+            format!("{}", b as i64)
+        } else {
+            b.to_string()
+        }
+    };
     let range = match (minimum, maximum) {
         (Some(lo), Some(hi)) => format!("between {} and {}", bound(lo), bound(hi)),
         (Some(lo), None) => format!("at least {}", bound(lo)),
         (None, Some(hi)) => format!("at most {}", bound(hi)),
         (None, None) => unreachable!("a bound was crossed"),
     };
-    let mut error =
-        ToolError::invalid_parameter(field, format!("`{field}` must be {range} (got {}).", bound(v)))
-            .with_detail("received", v);
+    let mut error = ToolError::invalid_parameter(
+        field,
+        format!("`{field}` must be {range} (got {}).", bound(v)),
+    )
+    .with_detail("received", v);
     if let Some(lo) = minimum {
         error = error.with_detail("minimum", lo);
     }
@@ -306,7 +334,11 @@ mod tests {
         }
 
         fn exceptions() -> &'static [Exception] {
-            &[Exception { target: "Pick::Only.count", lint: "vague_name", reason: "a test" }]
+            &[Exception {
+                target: "Pick::Only.count",
+                lint: "vague_name",
+                reason: "a test",
+            }]
         }
     }
 

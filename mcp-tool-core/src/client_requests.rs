@@ -36,7 +36,8 @@ use crate::args::ToolArgs;
 use crate::context::ToolContext;
 use crate::error::{ToolError, ToolResult};
 use rmcp::model::{
-    ClientResult, ElicitRequest, ElicitRequestParams, ElicitationAction, PrimitiveSchemaDefinition, ServerRequest,
+    ClientResult, ElicitRequest, ElicitRequestParams, ElicitationAction, PrimitiveSchemaDefinition,
+    ServerRequest,
 };
 use rmcp::{Peer, ServiceError};
 use serde::Serialize;
@@ -44,8 +45,8 @@ use serde_json::{Map, Value, json};
 use std::time::Duration;
 
 pub use rmcp::model::{
-    ContextInclusion, CreateMessageRequestParams, CreateMessageResult, ElicitationSchema, ModelHint,
-    ModelPreferences, SamplingMessage,
+    ContextInclusion, CreateMessageRequestParams, CreateMessageResult, ElicitationSchema,
+    ModelHint, ModelPreferences, SamplingMessage,
 };
 
 /// The error codes of client requests (see the module docs).
@@ -73,7 +74,10 @@ impl SamplingRequest {
 
     /// Any conversation (user and assistant turns, images, audio).
     pub fn from_messages(messages: Vec<SamplingMessage>) -> Self {
-        Self { params: CreateMessageRequestParams::new(messages, 1000), timeout: None }
+        Self {
+            params: CreateMessageRequestParams::new(messages, 1000),
+            timeout: None,
+        }
     }
 
     /// Adds a user turn.
@@ -84,7 +88,9 @@ impl SamplingRequest {
 
     /// Adds an assistant turn (a prior answer, or a prefix to continue).
     pub fn then_assistant(mut self, text: impl Into<String>) -> Self {
-        self.params.messages.push(SamplingMessage::assistant_text(text));
+        self.params
+            .messages
+            .push(SamplingMessage::assistant_text(text));
         self
     }
 
@@ -104,15 +110,24 @@ impl SamplingRequest {
     }
 
     pub fn stop_sequence(mut self, stop: impl Into<String>) -> Self {
-        self.params.stop_sequences.get_or_insert_with(Vec::new).push(stop.into());
+        self.params
+            .stop_sequences
+            .get_or_insert_with(Vec::new)
+            .push(stop.into());
         self
     }
 
     /// A model the client should prefer (a name or family, e.g. `claude-3-5-sonnet`); the
     /// client decides.
     pub fn model_hint(mut self, name: impl Into<String>) -> Self {
-        let preferences = self.params.model_preferences.get_or_insert_with(ModelPreferences::default);
-        preferences.hints.get_or_insert_with(Vec::new).push(ModelHint::new(name));
+        let preferences = self
+            .params
+            .model_preferences
+            .get_or_insert_with(ModelPreferences::default);
+        preferences
+            .hints
+            .get_or_insert_with(Vec::new)
+            .push(ModelHint::new(name));
         self
     }
 
@@ -227,26 +242,34 @@ impl ToolContext {
     /// Whether the connected client declared `capability` at `initialize`. False outside an
     /// MCP session.
     pub fn client_supports(&self, capability: ClientCapability) -> bool {
-        let Some(info) = self.peer().and_then(Peer::peer_info) else { return false };
+        let Some(info) = self.peer().and_then(Peer::peer_info) else {
+            return false;
+        };
         let caps = &info.capabilities;
         match capability {
             ClientCapability::Sampling => caps.sampling.is_some(),
             // A capability that names no mode means form mode (2025-06-18 clients).
-            ClientCapability::Elicitation => {
-                caps.elicitation.as_ref().is_some_and(|e| e.form.is_some() || e.url.is_none())
-            }
+            ClientCapability::Elicitation => caps
+                .elicitation
+                .as_ref()
+                .is_some_and(|e| e.form.is_some() || e.url.is_none()),
         }
     }
 
     /// Asks the client's model to complete a conversation (`sampling/createMessage`).
     pub async fn sample(&self, request: SamplingRequest) -> ToolResult<Sampled> {
         let timeout = request.timeout;
-        let result = self.send(ClientCapability::Sampling, request.params, timeout).await?;
+        let result = self
+            .send(ClientCapability::Sampling, request.params, timeout)
+            .await?;
         Ok(Sampled { result })
     }
 
     /// `sampling/createMessage` with parameters built by hand.
-    pub async fn create_message(&self, params: CreateMessageRequestParams) -> ToolResult<CreateMessageResult> {
+    pub async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+    ) -> ToolResult<CreateMessageResult> {
         self.send(ClientCapability::Sampling, params, None).await
     }
 
@@ -256,7 +279,10 @@ impl ToolContext {
     /// titled by its variants' doc comments (SEP-1330). An optional `Vec` of an enum is a
     /// multi-select. Accepted data is checked like tool arguments; data that fails is
     /// `invalid_client_response` with the field's path.
-    pub async fn elicit<T: ToolArgs>(&self, message: impl Into<String>) -> ToolResult<Elicitation<T>> {
+    pub async fn elicit<T: ToolArgs>(
+        &self,
+        message: impl Into<String>,
+    ) -> ToolResult<Elicitation<T>> {
         let schema = form_schema(crate::args::input_schema::<T>())?;
         let answer = self.elicit_form(message.into(), schema).await?;
         match answer {
@@ -290,9 +316,19 @@ impl ToolContext {
         self.elicit_form(message.into(), parse_form(value)?).await
     }
 
-    async fn elicit_form(&self, message: String, schema: ElicitationSchema) -> ToolResult<Elicitation<Map<String, Value>>> {
-        let params = ElicitRequestParams::FormElicitationParams { meta: None, message, requested_schema: schema };
-        let result: rmcp::model::ElicitResult = self.send(ClientCapability::Elicitation, params, None).await?;
+    async fn elicit_form(
+        &self,
+        message: String,
+        schema: ElicitationSchema,
+    ) -> ToolResult<Elicitation<Map<String, Value>>> {
+        let params = ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message,
+            requested_schema: schema,
+        };
+        let result: rmcp::model::ElicitResult = self
+            .send(ClientCapability::Elicitation, params, None)
+            .await?;
         Ok(match result.action {
             ElicitationAction::Accept => match result.content {
                 Some(Value::Object(content)) => Elicitation::Accepted(content),
@@ -317,7 +353,10 @@ impl ToolContext {
         timeout: Option<Duration>,
     ) -> ToolResult<P::Answer> {
         let Some(peer) = self.peer() else {
-            return Err(missing(capability, "No MCP client is attached to this call (it was made directly)."));
+            return Err(missing(
+                capability,
+                "No MCP client is attached to this call (it was made directly).",
+            ));
         };
         if !self.client_supports(capability) {
             let client = peer
@@ -326,7 +365,11 @@ impl ToolContext {
                 .unwrap_or_else(|| "the client".into());
             return Err(missing(
                 capability,
-                format!("`{client}` did not declare the `{}` capability, so this tool cannot ask it for {}.", capability.name(), P::WHAT),
+                format!(
+                    "`{client}` did not declare the `{}` capability, so this tool cannot ask it for {}.",
+                    capability.name(),
+                    P::WHAT
+                ),
             ));
         }
         let sent = peer.send_request(params.into_request());
@@ -347,7 +390,10 @@ impl ToolContext {
         P::from_result(answer).ok_or_else(|| {
             ToolError::new(
                 codes::INVALID_CLIENT_RESPONSE,
-                format!("The client answered `{}` with a result of another kind.", capability.method()),
+                format!(
+                    "The client answered `{}` with a result of another kind.",
+                    capability.method()
+                ),
             )
         })
     }
@@ -413,16 +459,21 @@ fn request_failed(capability: ClientCapability, error: ServiceError) -> ToolErro
         .with_detail("method", method)
         .with_detail("rpc_code", e.code.0)
         .with_detail("rpc_data", e.data),
-        other => ToolError::new(codes::CLIENT_REQUEST_FAILED, format!("`{method}` to the client failed: {other}"))
-            .with_detail("method", method)
-            .retryable(matches!(other, ServiceError::TransportSend(_))),
+        other => ToolError::new(
+            codes::CLIENT_REQUEST_FAILED,
+            format!("`{method}` to the client failed: {other}"),
+        )
+        .with_detail("method", method)
+        .retryable(matches!(other, ServiceError::TransportSend(_))),
     }
 }
 
 fn invalid_schema(why: String) -> ToolError {
     ToolError::new(
         codes::INVALID_ELICITATION_SCHEMA,
-        format!("The form is not a valid MCP elicitation schema (a flat object of strings, numbers, booleans and enums): {why}"),
+        format!(
+            "The form is not a valid MCP elicitation schema (a flat object of strings, numbers, booleans and enums): {why}"
+        ),
     )
 }
 
@@ -440,7 +491,8 @@ fn form_schema(schema: Value) -> ToolResult<ElicitationSchema> {
     let mut properties = Map::new();
     if let Some(Value::Object(props)) = root.remove("properties") {
         for (name, prop) in props {
-            let prop = form_property(prop, &defs).map_err(|why| invalid_schema(format!("field `{name}`: {why}")))?;
+            let prop = form_property(prop, &defs)
+                .map_err(|why| invalid_schema(format!("field `{name}`: {why}")))?;
             properties.insert(name, prop);
         }
     }
@@ -462,7 +514,9 @@ fn parse_form(schema: Value) -> ToolResult<ElicitationSchema> {
     if let Some(Value::Object(props)) = schema.get("properties") {
         for (name, prop) in props {
             if let Err(e) = serde_json::from_value::<PrimitiveSchemaDefinition>(prop.clone()) {
-                return Err(invalid_schema(format!("field `{name}` ({prop}) is not a string, number, integer, boolean or enum: {e}")));
+                return Err(invalid_schema(format!(
+                    "field `{name}` ({prop}) is not a string, number, integer, boolean or enum: {e}"
+                )));
             }
         }
     }
@@ -480,15 +534,28 @@ fn form_property(prop: Value, defs: &Map<String, Value>) -> Result<Value, String
             [one] => {
                 prop.insert("type".into(), one.clone());
             }
-            _ => return Err(format!("a field has one type in a form, not {}", Value::Array(types.clone()))),
+            _ => {
+                return Err(format!(
+                    "a field has one type in a form, not {}",
+                    Value::Array(types.clone())
+                ));
+            }
         }
     }
     for key in ["anyOf", "oneOf"] {
-        let Some(Value::Array(variants)) = prop.get(key) else { continue };
-        let non_null: Vec<Value> = variants.iter().filter(|v| v.get("type") != Some(&json!("null"))).cloned().collect();
+        let Some(Value::Array(variants)) = prop.get(key) else {
+            continue;
+        };
+        let non_null: Vec<Value> = variants
+            .iter()
+            .filter(|v| v.get("type") != Some(&json!("null")))
+            .cloned()
+            .collect();
         if non_null.len() == 1 && non_null.len() < variants.len() {
             prop.remove(key);
-            let Value::Object(inner) = resolve(non_null[0].clone(), defs)? else { continue };
+            let Value::Object(inner) = resolve(non_null[0].clone(), defs)? else {
+                continue;
+            };
             for (k, v) in inner {
                 prop.entry(k).or_insert(v);
             }
@@ -498,7 +565,9 @@ fn form_property(prop: Value, defs: &Map<String, Value>) -> Result<Value, String
     titled_choices(&mut prop, "oneOf");
     if prop.get("type") == Some(&json!("array")) {
         let items = prop.remove("items").ok_or("a list field needs `items`")?;
-        let Value::Object(mut items) = resolve(items, defs)? else { return Err("bad `items`".into()) };
+        let Value::Object(mut items) = resolve(items, defs)? else {
+            return Err("bad `items`".into());
+        };
         if titled_choices(&mut items, "oneOf") || items.contains_key("anyOf") {
             // Multi-select with titles is `items.anyOf` in MCP; a titled single select is `oneOf`.
             if let Some(choices) = items.remove("oneOf") {
@@ -515,7 +584,11 @@ fn form_property(prop: Value, defs: &Map<String, Value>) -> Result<Value, String
         }
         Some("string") => {
             let allowed = ["email", "uri", "date", "date-time"];
-            if prop.get("format").and_then(Value::as_str).is_some_and(|f| !allowed.contains(&f)) {
+            if prop
+                .get("format")
+                .and_then(Value::as_str)
+                .is_some_and(|f| !allowed.contains(&f))
+            {
                 prop.remove("format");
             }
         }
@@ -528,10 +601,18 @@ fn form_property(prop: Value, defs: &Map<String, Value>) -> Result<Value, String
 /// Follows a local `$ref` into `$defs`, keeping the referring schema's own keywords (its
 /// description and default) over the definition's.
 fn resolve(schema: Value, defs: &Map<String, Value>) -> Result<Value, String> {
-    let Value::Object(mut map) = schema else { return Ok(schema) };
-    let Some(Value::String(reference)) = map.remove("$ref") else { return Ok(Value::Object(map)) };
-    let name = reference.strip_prefix("#/$defs/").ok_or_else(|| format!("unsupported reference `{reference}`"))?;
-    let Some(Value::Object(def)) = defs.get(name) else { return Err(format!("`{reference}` is not defined")) };
+    let Value::Object(mut map) = schema else {
+        return Ok(schema);
+    };
+    let Some(Value::String(reference)) = map.remove("$ref") else {
+        return Ok(Value::Object(map));
+    };
+    let name = reference
+        .strip_prefix("#/$defs/")
+        .ok_or_else(|| format!("unsupported reference `{reference}`"))?;
+    let Some(Value::Object(def)) = defs.get(name) else {
+        return Err(format!("`{reference}` is not defined"));
+    };
     for (k, v) in def {
         if k != "title" {
             map.entry(k.clone()).or_insert_with(|| v.clone());
@@ -543,14 +624,21 @@ fn resolve(schema: Value, defs: &Map<String, Value>) -> Result<Value, String> {
 /// schemars writes an enum whose variants have doc comments as `oneOf` of
 /// `{type, const, description}`; MCP wants `{const, title}`. Returns whether it rewrote one.
 fn titled_choices(schema: &mut Map<String, Value>, key: &str) -> bool {
-    let Some(Value::Array(variants)) = schema.get(key) else { return false };
+    let Some(Value::Array(variants)) = schema.get(key) else {
+        return false;
+    };
     let mut choices = Vec::new();
     for variant in variants {
-        let constant = variant.get("const").cloned().or_else(|| match variant.get("enum") {
-            Some(Value::Array(one)) if one.len() == 1 => Some(one[0].clone()),
-            _ => None,
-        });
-        let Some(Value::String(constant)) = constant else { return false };
+        let constant = variant
+            .get("const")
+            .cloned()
+            .or_else(|| match variant.get("enum") {
+                Some(Value::Array(one)) if one.len() == 1 => Some(one[0].clone()),
+                _ => None,
+            });
+        let Some(Value::String(constant)) = constant else {
+            return false;
+        };
         let title = variant
             .get("title")
             .or_else(|| variant.get("description"))
@@ -595,14 +683,26 @@ mod tests {
             }
         });
         let v = check(schema);
-        assert_eq!(v["properties"]["nick"], json!({"type": "string", "description": "Optional nickname."}));
-        assert_eq!(v["properties"]["age"], json!({"type": "integer", "minimum": 0, "default": 30}));
-        assert_eq!(v["properties"]["plan"], json!({"type": "string", "enum": ["free", "pro"], "default": "free"}));
+        assert_eq!(
+            v["properties"]["nick"],
+            json!({"type": "string", "description": "Optional nickname."})
+        );
+        assert_eq!(
+            v["properties"]["age"],
+            json!({"type": "integer", "minimum": 0, "default": 30})
+        );
+        assert_eq!(
+            v["properties"]["plan"],
+            json!({"type": "string", "enum": ["free", "pro"], "default": "free"})
+        );
         assert_eq!(
             v["properties"]["tier"],
             json!({"type": "string", "oneOf": [{"const": "gold", "title": "Gold tier"}, {"const": "silver", "title": "Silver tier"}]})
         );
-        assert_eq!(v["properties"]["extras"], json!({"type": "array", "items": {"type": "string", "enum": ["free", "pro"]}}));
+        assert_eq!(
+            v["properties"]["extras"],
+            json!({"type": "array", "items": {"type": "string", "enum": ["free", "pro"]}})
+        );
         assert_eq!(v["required"], json!(["age", "plan"]));
     }
 

@@ -52,23 +52,37 @@ impl Content {
     }
 
     /// A text document embedded whole, with its URI and MIME type.
-    pub fn embedded_text(self, uri: impl Into<String>, mime_type: impl Into<String>, text: impl Into<String>) -> Self {
-        self.block(ContentBlock::resource(ResourceContents::TextResourceContents {
-            uri: uri.into(),
-            mime_type: Some(mime_type.into()),
-            text: text.into(),
-            meta: None,
-        }))
+    pub fn embedded_text(
+        self,
+        uri: impl Into<String>,
+        mime_type: impl Into<String>,
+        text: impl Into<String>,
+    ) -> Self {
+        self.block(ContentBlock::resource(
+            ResourceContents::TextResourceContents {
+                uri: uri.into(),
+                mime_type: Some(mime_type.into()),
+                text: text.into(),
+                meta: None,
+            },
+        ))
     }
 
     /// A binary document embedded whole (encoded here).
-    pub fn embedded_blob(self, uri: impl Into<String>, mime_type: impl Into<String>, bytes: &[u8]) -> Self {
-        self.block(ContentBlock::resource(ResourceContents::BlobResourceContents {
-            uri: uri.into(),
-            mime_type: Some(mime_type.into()),
-            blob: STANDARD.encode(bytes),
-            meta: None,
-        }))
+    pub fn embedded_blob(
+        self,
+        uri: impl Into<String>,
+        mime_type: impl Into<String>,
+        bytes: &[u8],
+    ) -> Self {
+        self.block(ContentBlock::resource(
+            ResourceContents::BlobResourceContents {
+                uri: uri.into(),
+                mime_type: Some(mime_type.into()),
+                blob: STANDARD.encode(bytes),
+                meta: None,
+            },
+        ))
     }
 
     /// A link to a resource the client can fetch.
@@ -105,7 +119,11 @@ impl Content {
     }
 
     fn last_annotations(&self) -> Annotations {
-        self.blocks.last().and_then(annotations_of).cloned().unwrap_or_default()
+        self.blocks
+            .last()
+            .and_then(annotations_of)
+            .cloned()
+            .unwrap_or_default()
     }
 
     pub fn blocks(&self) -> &[ContentBlock] {
@@ -160,8 +178,17 @@ mod tests {
             .image_bytes(&[1, 2, 3], "image/png")
             .embedded_text("test://doc", "text/plain", "body");
         let v = serde_json::to_value(c.blocks()).unwrap();
-        assert_eq!(v[0], json!({"type": "text", "text": "hi", "annotations": {"audience": ["user"], "priority": 0.5}}));
-        assert_eq!(v[1], json!({"type": "image", "data": "AQID", "mimeType": "image/png"}));
-        assert_eq!(v[2]["resource"], json!({"uri": "test://doc", "mimeType": "text/plain", "text": "body"}));
+        assert_eq!(
+            v[0],
+            json!({"type": "text", "text": "hi", "annotations": {"audience": ["user"], "priority": 0.5}})
+        );
+        assert_eq!(
+            v[1],
+            json!({"type": "image", "data": "AQID", "mimeType": "image/png"})
+        );
+        assert_eq!(
+            v[2]["resource"],
+            json!({"uri": "test://doc", "mimeType": "text/plain", "text": "body"})
+        );
     }
 }

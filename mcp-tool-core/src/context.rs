@@ -1,11 +1,13 @@
 //! `ToolContext`: what a tool can do besides returning its answer.
 
-use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken};
+use crate::registry::ToolDef;
+use rmcp::model::{
+    LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
+};
 use rmcp::{Peer, RoleServer};
 use serde_json::Value;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
-use crate::registry::ToolDef;
 use tokio_util::sync::CancellationToken;
 
 /// Severity of a log message sent to the client, lowest first (RFC 5424 order, as in MCP).
@@ -119,7 +121,13 @@ impl ToolContext {
 
     /// A context with no client attached, for direct calls.
     pub(crate) fn detached(def: &'static ToolDef) -> Self {
-        Self::new(def, None, None, CancellationToken::new(), LevelFilter::default())
+        Self::new(
+            def,
+            None,
+            None,
+            CancellationToken::new(),
+            LevelFilter::default(),
+        )
     }
 
     /// The wire name of the running tool.
@@ -163,11 +171,13 @@ impl ToolContext {
     }
 
     pub async fn info(&self, message: impl Into<String>) -> bool {
-        self.log(LogLevel::Info, Value::String(message.into())).await
+        self.log(LogLevel::Info, Value::String(message.into()))
+            .await
     }
 
     pub async fn warning(&self, message: impl Into<String>) -> bool {
-        self.log(LogLevel::Warning, Value::String(message.into())).await
+        self.log(LogLevel::Warning, Value::String(message.into()))
+            .await
     }
 
     /// True once the client cancelled this request; long tools should check it between steps.

@@ -33,7 +33,9 @@ impl Cursor {
     /// Decodes the tool's position (an offset, a keyset tuple, a struct).
     pub fn position<T: DeserializeOwned>(&self) -> Result<T, ToolError> {
         serde_json::from_value(self.position.clone()).map_err(|e| {
-            ToolError::invalid_cursor(format!("The cursor does not hold a position this tool understands: {e}."))
+            ToolError::invalid_cursor(format!(
+                "The cursor does not hold a position this tool understands: {e}."
+            ))
         })
     }
 
@@ -47,7 +49,9 @@ impl<'de> Deserialize<'de> for Cursor {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = Cow::<str>::deserialize(deserializer)?;
         let decoded = decode(&text).map_err(|e| serde::de::Error::custom(e.message))?;
-        Ok(Cursor { position: decoded.position })
+        Ok(Cursor {
+            position: decoded.position,
+        })
     }
 }
 
@@ -126,16 +130,27 @@ pub(crate) fn decode(text: &str) -> Result<Decoded, ToolError> {
     if checksum(&wire.t, &wire.f, &wire.p) != wire.c {
         return Err(mangled());
     }
-    Ok(Decoded { tool: wire.t, fingerprint: wire.f, position: wire.p })
+    Ok(Decoded {
+        tool: wire.t,
+        fingerprint: wire.f,
+        position: wire.p,
+    })
 }
 
 /// Fingerprint of the query a call makes: its declared arguments with schema defaults filled
 /// in, nulls dropped, and the page-shaping arguments (`cursor`, `limit`) left out. Equal queries
 /// written differently (an omitted default, an explicit `null`, an ignored unknown argument)
 /// get the same fingerprint.
-pub(crate) fn fingerprint(arguments: &Map<String, Value>, defaults: &Map<String, Value>, declared: &[String]) -> String {
+pub(crate) fn fingerprint(
+    arguments: &Map<String, Value>,
+    defaults: &Map<String, Value>,
+    declared: &[String],
+) -> String {
     let mut query: Map<String, Value> = defaults.clone();
-    for (key, value) in arguments.iter().filter(|(k, _)| declared.iter().any(|d| d == *k)) {
+    for (key, value) in arguments
+        .iter()
+        .filter(|(k, _)| declared.iter().any(|d| d == *k))
+    {
         if !value.is_null() {
             query.insert(key.clone(), value.clone());
         } else {
@@ -173,7 +188,9 @@ mod tests {
     use serde_json::json;
 
     fn declared() -> Vec<String> {
-        ["query", "limit", "cursor", "provider", "order"].map(String::from).to_vec()
+        ["query", "limit", "cursor", "provider", "order"]
+            .map(String::from)
+            .to_vec()
     }
 
     fn obj(v: Value) -> Map<String, Value> {
@@ -196,9 +213,15 @@ mod tests {
     #[test]
     fn fingerprint_ignores_page_shape_nulls_and_explicit_defaults() {
         let defaults = obj(json!({"order": "newest"}));
-        let a = fingerprint(&obj(json!({"query": "x", "limit": 5})), &defaults, &declared());
+        let a = fingerprint(
+            &obj(json!({"query": "x", "limit": 5})),
+            &defaults,
+            &declared(),
+        );
         let b = fingerprint(
-            &obj(json!({"query": "x", "limit": 50, "cursor": "abc", "provider": null, "order": "newest", "unknown": 1})),
+            &obj(
+                json!({"query": "x", "limit": 50, "cursor": "abc", "provider": null, "order": "newest", "unknown": 1}),
+            ),
             &defaults,
             &declared(),
         );
@@ -216,8 +239,14 @@ mod tests {
         chars[mid] = if chars[mid] == 'A' { 'B' } else { 'A' };
         let bad: String = chars.into_iter().collect();
         assert_eq!(verify(&bad, "t", &f).unwrap_err().code(), "invalid_cursor");
-        assert_eq!(verify(&c[..c.len() - 3], "t", &f).unwrap_err().code(), "invalid_cursor");
-        assert_eq!(verify("not base64 at all!", "t", &f).unwrap_err().code(), "invalid_cursor");
+        assert_eq!(
+            verify(&c[..c.len() - 3], "t", &f).unwrap_err().code(),
+            "invalid_cursor"
+        );
+        assert_eq!(
+            verify("not base64 at all!", "t", &f).unwrap_err().code(),
+            "invalid_cursor"
+        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The wire envelope: `{"status": "ok"|"error", data|error, pagination, hint, warnings, meta}`.
 
-use crate::error::ToolError;
 use crate::content::Content;
+use crate::error::ToolError;
 use crate::page::Page;
 use rmcp::model::ContentBlock;
 use schemars::JsonSchema;
@@ -28,9 +28,15 @@ pub(crate) struct PageInfo {
 impl Output {
     /// Wraps any serializable value as the `data` of a success.
     pub fn value<T: Serialize>(value: T) -> Result<Self, ToolError> {
-        let data = serde_json::to_value(value)
-            .map_err(|e| ToolError::internal(format!("the tool's answer did not serialize: {e}")))?;
-        Ok(Self { data, page: None, hint: None, blocks: None })
+        let data = serde_json::to_value(value).map_err(|e| {
+            ToolError::internal(format!("the tool's answer did not serialize: {e}"))
+        })?;
+        Ok(Self {
+            data,
+            page: None,
+            hint: None,
+            blocks: None,
+        })
     }
 
     /// Rich content (text, images, audio, resources) sent as content blocks.
@@ -38,14 +44,23 @@ impl Output {
         let blocks = content.into_blocks();
         let data = serde_json::to_value(&blocks)
             .map_err(|e| ToolError::internal(format!("content did not serialize: {e}")))?;
-        Ok(Self { data, page: None, hint: None, blocks: Some(blocks) })
+        Ok(Self {
+            data,
+            page: None,
+            hint: None,
+            blocks: Some(blocks),
+        })
     }
 
     /// Turns a page into `data` (the items) plus pagination facts.
     pub fn page<T: Serialize>(page: Page<T>) -> Result<Self, ToolError> {
         let total_in_page = page.items.len();
         let mut out = Self::value(page.items)?;
-        out.page = Some(PageInfo { total_in_page, next: page.next, total: page.total });
+        out.page = Some(PageInfo {
+            total_in_page,
+            next: page.next,
+            total: page.total,
+        });
         out.hint = page.hint;
         Ok(out)
     }
@@ -92,7 +107,11 @@ pub(crate) fn success(
 ) -> Envelope {
     let mut map = Map::new();
     map.insert("status".into(), Value::String("ok".into()));
-    let data_key = if output.blocks.is_some() { "content" } else { "data" };
+    let data_key = if output.blocks.is_some() {
+        "content"
+    } else {
+        "data"
+    };
     map.insert(data_key.into(), output.data);
     if let Some(page) = output.page {
         let mut p = Map::new();
@@ -130,7 +149,10 @@ pub(crate) fn success(
 pub(crate) fn failure(error: &ToolError) -> Envelope {
     let mut map = Map::new();
     map.insert("status".into(), Value::String("error".into()));
-    map.insert("error".into(), serde_json::to_value(error).expect("ToolError serializes"));
+    map.insert(
+        "error".into(),
+        serde_json::to_value(error).expect("ToolError serializes"),
+    );
     finish(map, true)
 }
 
@@ -151,14 +173,22 @@ fn finish(mut map: Map<String, Value>, is_error: bool) -> Envelope {
                 "meta".into(),
                 json!({"bytes": bytes, "estimated_tokens": estimate_tokens(bytes)}),
             );
-            return Envelope { value: Value::Object(map), text, is_error, blocks: None };
+            return Envelope {
+                value: Value::Object(map),
+                text,
+                is_error,
+                blocks: None,
+            };
         }
         bytes = total;
     }
 }
 
 fn meta_suffix(bytes: usize) -> String {
-    format!(",\"meta\":{{\"bytes\":{bytes},\"estimated_tokens\":{}}}}}", estimate_tokens(bytes))
+    format!(
+        ",\"meta\":{{\"bytes\":{bytes},\"estimated_tokens\":{}}}}}",
+        estimate_tokens(bytes)
+    )
 }
 
 /// JSON Schema of `T` as a standalone 2020-12 document.
@@ -179,7 +209,10 @@ pub(crate) fn output_schema(data_schema: &Value, paginated: bool) -> Map<String,
         obj.remove("title");
     }
     let mut properties = Map::new();
-    properties.insert("status".into(), json!({"type": "string", "enum": ["ok", "error"]}));
+    properties.insert(
+        "status".into(),
+        json!({"type": "string", "enum": ["ok", "error"]}),
+    );
     properties.insert("data".into(), data);
     if paginated {
         properties.insert(
@@ -197,7 +230,10 @@ pub(crate) fn output_schema(data_schema: &Value, paginated: bool) -> Map<String,
         );
     }
     properties.insert("hint".into(), json!({"type": "string"}));
-    properties.insert("warnings".into(), json!({"type": "array", "items": {"type": "string"}}));
+    properties.insert(
+        "warnings".into(),
+        json!({"type": "array", "items": {"type": "string"}}),
+    );
     properties.insert(
         "meta".into(),
         json!({
@@ -223,7 +259,10 @@ pub(crate) fn output_schema(data_schema: &Value, paginated: bool) -> Map<String,
         }),
     );
     let mut root = Map::new();
-    root.insert("$schema".into(), json!("https://json-schema.org/draft/2020-12/schema"));
+    root.insert(
+        "$schema".into(),
+        json!("https://json-schema.org/draft/2020-12/schema"),
+    );
     root.insert("type".into(), json!("object"));
     root.insert("properties".into(), Value::Object(properties));
     root.insert("required".into(), json!(["status", "meta"]));
@@ -244,7 +283,10 @@ mod tests {
             let env = success(out, None, vec![], 1 << 20);
             let parsed: Value = serde_json::from_str(&env.text).unwrap();
             assert_eq!(parsed, env.value);
-            assert_eq!(parsed["meta"]["bytes"].as_u64().unwrap() as usize, env.text.len());
+            assert_eq!(
+                parsed["meta"]["bytes"].as_u64().unwrap() as usize,
+                env.text.len()
+            );
         }
     }
 
@@ -260,7 +302,12 @@ mod tests {
     #[test]
     fn page_becomes_data_and_pagination() {
         let page = Page::new(vec![1, 2, 3]).with_next(3).with_hint("more");
-        let env = success(Output::page(page).unwrap(), Some("CUR".into()), vec![], 1000);
+        let env = success(
+            Output::page(page).unwrap(),
+            Some("CUR".into()),
+            vec![],
+            1000,
+        );
         assert_eq!(env.value["data"], json!([1, 2, 3]));
         assert_eq!(
             env.value["pagination"],

@@ -34,7 +34,12 @@ pub mod codes {
 impl ToolError {
     /// An error with a tool-specific code, e.g. `ToolError::new("ambiguous_session_prefix", ...)`.
     pub fn new(code: impl Into<Cow<'static, str>>, message: impl Into<String>) -> Self {
-        Self { code: code.into(), message: message.into(), details: None, retryable: false }
+        Self {
+            code: code.into(),
+            message: message.into(),
+            details: None,
+            retryable: false,
+        }
     }
 
     /// A bad argument: `path` is the JSON path of the offending field (`limit`, `filter.kind`).
@@ -118,7 +123,10 @@ mod tests {
     fn details_accumulate_into_one_object() {
         let e = ToolError::invalid_parameter("limit", "too big").with_detail("maximum", 50);
         assert_eq!(e.code(), "invalid_parameter");
-        assert_eq!(e.details, Some(serde_json::json!({"path": "limit", "maximum": 50})));
+        assert_eq!(
+            e.details,
+            Some(serde_json::json!({"path": "limit", "maximum": 50}))
+        );
         assert!(!e.retryable);
     }
 

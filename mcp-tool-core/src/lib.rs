@@ -10,8 +10,8 @@
 #![allow(deprecated)]
 
 pub mod args;
-pub mod content;
 pub mod client_requests;
+pub mod content;
 mod context;
 mod cursor;
 mod envelope;
@@ -32,21 +32,25 @@ pub use mcp_tool_macros::{mcp_tool, tool_args, tool_output};
 pub use page::Page;
 /// The MCP implementation underneath, for what this crate does not wrap.
 pub use rmcp;
-pub use server::{BuildError, LintWarning, SIZE_HINT_META, ToolServer, ToolServerBuilder};
-pub use server::transport::{HTTP_PATH, ServeError};
 pub use server::dispatch::UnknownTool;
+pub use server::transport::{HTTP_PATH, ServeError};
+pub use server::{BuildError, LintWarning, SIZE_HINT_META, ToolServer, ToolServerBuilder};
 
 /// The names a tool author needs: `use mcp_tool_core::prelude::*;`.
 pub mod prelude {
-    pub use crate::{Content, Cursor, LogLevel, Page, ToolContext, ToolError, ToolResult, mcp_tool, tool_args, tool_output};
+    pub use crate::{
+        Content, Cursor, LogLevel, Page, ToolContext, ToolError, ToolResult, mcp_tool, tool_args,
+        tool_output,
+    };
 }
 
 /// Paths used by the code the macros generate. Not a public API: no stability promise.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::args::{
-        ArgKeywords, Bounded, Exception, Nested, NestedArgs, NestedChecks, NestedExceptions, NestedType, NoNestedChecks,
-        NoNestedExceptions, ToolArgs, check_range, empty_input_schema, input_schema, variant_keywords,
+        ArgKeywords, Bounded, Exception, Nested, NestedArgs, NestedChecks, NestedExceptions,
+        NestedType, NoNestedChecks, NoNestedExceptions, ToolArgs, check_range, empty_input_schema,
+        input_schema, variant_keywords,
     };
     pub use crate::envelope::{Output, schema_of};
     pub use crate::registry::{BoxFuture, Injected, Invocation, ToolDef};

@@ -18,7 +18,12 @@ pub struct Page<T> {
 impl<T> Page<T> {
     /// A page with no page after it.
     pub fn new(items: Vec<T>) -> Self {
-        Self { items, next: None, total: None, hint: None }
+        Self {
+            items,
+            next: None,
+            total: None,
+            hint: None,
+        }
     }
 
     /// Marks that more items follow, starting at `position`.
@@ -44,9 +49,17 @@ impl<T> Page<T> {
     pub fn from_offset(all: Vec<T>, offset: usize, limit: usize) -> Self {
         let total = all.len();
         let end = offset.saturating_add(limit).min(total);
-        let items: Vec<T> = all.into_iter().skip(offset).take(end.saturating_sub(offset)).collect();
+        let items: Vec<T> = all
+            .into_iter()
+            .skip(offset)
+            .take(end.saturating_sub(offset))
+            .collect();
         let page = Page::new(items).with_total(total as u64);
-        if end < total { page.with_next(end) } else { page }
+        if end < total {
+            page.with_next(end)
+        } else {
+            page
+        }
     }
 
     pub fn items(&self) -> &[T] {

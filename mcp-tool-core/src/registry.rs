@@ -50,7 +50,9 @@ pub struct Injected {
 /// All registered tools, sorted by family then name (a deterministic `tools/list`).
 pub fn all_tools() -> Vec<&'static ToolDef> {
     let mut tools: Vec<&'static ToolDef> = inventory::iter::<ToolDef>.into_iter().collect();
-    tools.sort_by(|a, b| (a.family, a.name, a.file, a.line).cmp(&(b.family, b.name, b.file, b.line)));
+    tools.sort_by(|a, b| {
+        (a.family, a.name, a.file, a.line).cmp(&(b.family, b.name, b.file, b.line))
+    });
     tools
 }
 

@@ -11,11 +11,15 @@ pub(crate) struct States {
 impl States {
     /// Adds a state; returns the name of the type if one was already there.
     pub fn insert<T: Send + Sync + 'static>(&mut self, value: T) -> Option<&'static str> {
-        self.by_type.insert(TypeId::of::<T>(), Box::new(value)).map(|_| std::any::type_name::<T>())
+        self.by_type
+            .insert(TypeId::of::<T>(), Box::new(value))
+            .map(|_| std::any::type_name::<T>())
     }
 
     pub fn get<T: 'static>(&self) -> Option<&T> {
-        self.by_type.get(&TypeId::of::<T>()).and_then(|b| b.downcast_ref::<T>())
+        self.by_type
+            .get(&TypeId::of::<T>())
+            .and_then(|b| b.downcast_ref::<T>())
     }
 
     pub fn contains(&self, id: TypeId) -> bool {

@@ -13,8 +13,8 @@
 use crate::{LogLevel, SIZE_HINT_META, ToolServer};
 use rmcp::model::{
     CallToolRequestParams, ClientConfig, Implementation, LoggingMessageNotificationParam,
-    NumberOrString, PaginatedRequestParams, ProgressNotificationParam, ProgressToken, RequestMetaObject,
-    SetLevelRequestParams, Tool,
+    NumberOrString, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    RequestMetaObject, SetLevelRequestParams, Tool,
 };
 use rmcp::service::{NotificationContext, RunningService};
 use rmcp::transport::IntoTransport;
@@ -26,8 +26,16 @@ use std::sync::{Arc, Mutex};
 /// A notification the client received.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Notification {
-    Progress { progress: f64, total: Option<f64>, message: Option<String> },
-    Log { level: String, logger: Option<String>, data: Value },
+    Progress {
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    },
+    Log {
+        level: String,
+        logger: Option<String>,
+        data: Value,
+    },
 }
 
 /// Client side of the test session: records what the server sends unprompted.
@@ -44,12 +52,27 @@ impl Recorder {
 
 impl ClientHandler for Recorder {
     async fn on_progress(&self, p: ProgressNotificationParam, _: NotificationContext<RoleClient>) {
-        self.push(Notification::Progress { progress: p.progress, total: p.total, message: p.message });
+        self.push(Notification::Progress {
+            progress: p.progress,
+            total: p.total,
+            message: p.message,
+        });
     }
 
-    async fn on_logging_message(&self, p: LoggingMessageNotificationParam, _: NotificationContext<RoleClient>) {
-        let level = serde_json::to_value(p.level).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
-        self.push(Notification::Log { level, logger: p.logger, data: p.data });
+    async fn on_logging_message(
+        &self,
+        p: LoggingMessageNotificationParam,
+        _: NotificationContext<RoleClient>,
+    ) {
+        let level = serde_json::to_value(p.level)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        self.push(Notification::Log {
+            level,
+            logger: p.logger,
+            data: p.data,
+        });
     }
 
     fn get_info(&self) -> ClientConfig {
@@ -97,7 +120,12 @@ impl Answer {
     /// Panics with the whole envelope unless the answer is a success.
     #[track_caller]
     pub fn expect_ok(&self) -> &Value {
-        assert!(self.is_ok(), "expected `{}` to succeed, got {}", self.tool, self.envelope);
+        assert!(
+            self.is_ok(),
+            "expected `{}` to succeed, got {}",
+            self.tool,
+            self.envelope
+        );
         self.data()
     }
 }
@@ -120,8 +148,13 @@ impl TestClient {
                 tracing::debug!(error = %e, "in-process test server stopped");
             }
         });
-        let client = Self::connect(client_io).await.expect("in-process MCP handshake");
-        let hints = server.definitions().map(|d| (d.name.to_owned(), d.size_hint)).collect();
+        let client = Self::connect(client_io)
+            .await
+            .expect("in-process MCP handshake");
+        let hints = server
+            .definitions()
+            .map(|d| (d.name.to_owned(), d.size_hint))
+            .collect();
         *client.size_hints.lock().unwrap_or_else(|p| p.into_inner()) = hints;
         client
     }
@@ -133,8 +166,16 @@ impl TestClient {
         E: std::error::Error + Send + Sync + 'static,
     {
         let recorder = Recorder::default();
-        let service = recorder.clone().serve(transport).await.map_err(|e| e.to_string())?;
-        Ok(Self { service, recorder, size_hints: Mutex::default() })
+        let service = recorder
+            .clone()
+            .serve(transport)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Self {
+            service,
+            recorder,
+            size_hints: Mutex::default(),
+        })
     }
 
     /// The server's `initialize` answer.
@@ -144,10 +185,19 @@ impl TestClient {
 
     /// Every tool, following `nextCursor` through all pages.
     pub async fn list_tools(&self) -> Vec<Tool> {
-        let tools = self.service.peer().list_all_tools().await.expect("tools/list");
+        let tools = self
+            .service
+            .peer()
+            .list_all_tools()
+            .await
+            .expect("tools/list");
         let mut hints = self.size_hints.lock().unwrap_or_else(|p| p.into_inner());
         for tool in &tools {
-            let hint = tool.meta.as_ref().and_then(|m| m.get(SIZE_HINT_META)).and_then(|v| v.as_u64());
+            let hint = tool
+                .meta
+                .as_ref()
+                .and_then(|m| m.get(SIZE_HINT_META))
+                .and_then(|v| v.as_u64());
             if let Some(bytes) = hint {
                 hints.insert(tool.name.to_string(), bytes as usize);
             }
@@ -156,20 +206,29 @@ impl TestClient {
     }
 
     /// One `tools/list` page.
-    pub async fn list_tools_page(&self, cursor: Option<String>) -> Result<rmcp::model::ListToolsResult, ServiceError> {
+    pub async fn list_tools_page(
+        &self,
+        cursor: Option<String>,
+    ) -> Result<rmcp::model::ListToolsResult, ServiceError> {
         let params = PaginatedRequestParams::default().with_cursor(cursor);
         self.service.peer().list_tools(Some(params)).await
     }
 
     /// Calls a tool and parses its envelope; panics on a protocol error (use `try_call`).
     pub async fn call(&self, name: &str, arguments: Value) -> Answer {
-        self.try_call(name, arguments).await.unwrap_or_else(|e| panic!("tools/call `{name}` failed: {e}"))
+        self.try_call(name, arguments)
+            .await
+            .unwrap_or_else(|e| panic!("tools/call `{name}` failed: {e}"))
     }
 
     /// Calls a tool, asking for progress notifications with a progress token.
     pub async fn call_with_progress(&self, name: &str, arguments: Value) -> Answer {
-        let meta = RequestMetaObject::with_progress_token(ProgressToken(NumberOrString::String("test-progress".into())));
-        self.request(name, arguments, Some(meta)).await.unwrap_or_else(|e| panic!("tools/call `{name}` failed: {e}"))
+        let meta = RequestMetaObject::with_progress_token(ProgressToken(NumberOrString::String(
+            "test-progress".into(),
+        )));
+        self.request(name, arguments, Some(meta))
+            .await
+            .unwrap_or_else(|e| panic!("tools/call `{name}` failed: {e}"))
     }
 
     /// Calls a tool; a JSON-RPC error (e.g. unknown tool) is `Err`.
@@ -177,7 +236,12 @@ impl TestClient {
         self.request(name, arguments, None).await
     }
 
-    async fn request(&self, name: &str, arguments: Value, meta: Option<RequestMetaObject>) -> Result<Answer, ServiceError> {
+    async fn request(
+        &self,
+        name: &str,
+        arguments: Value,
+        meta: Option<RequestMetaObject>,
+    ) -> Result<Answer, ServiceError> {
         let mut params = CallToolRequestParams::new(name.to_owned());
         if let Value::Object(map) = arguments {
             params = params.with_arguments(map);
@@ -191,18 +255,34 @@ impl TestClient {
             .unwrap_or_default();
         let envelope = result.structured_content.clone().unwrap_or(Value::Null);
         let from_text: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-        assert_eq!(from_text, envelope, "text content and structuredContent of `{name}` differ");
-        Ok(Answer { tool: name.to_owned(), envelope, text, is_error: result.is_error.unwrap_or(false) })
+        assert_eq!(
+            from_text, envelope,
+            "text content and structuredContent of `{name}` differ"
+        );
+        Ok(Answer {
+            tool: name.to_owned(),
+            envelope,
+            text,
+            is_error: result.is_error.unwrap_or(false),
+        })
     }
 
     /// Asks the server to send only log messages at `level` or above.
     pub async fn set_log_level(&self, level: LogLevel) {
-        self.service.peer().set_level(SetLevelRequestParams::new(level.to_rmcp())).await.expect("logging/setLevel");
+        self.service
+            .peer()
+            .set_level(SetLevelRequestParams::new(level.to_rmcp()))
+            .await
+            .expect("logging/setLevel");
     }
 
     /// Notifications received so far (progress, log messages), oldest first.
     pub fn notifications(&self) -> Vec<Notification> {
-        self.recorder.seen.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.recorder
+            .seen
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// Panics unless the answer is within its tool's `size_hint`. The hints come from the
@@ -210,8 +290,18 @@ impl TestClient {
     /// `list_tools` first).
     #[track_caller]
     pub fn assert_within_size_hint(&self, answer: &Answer) {
-        let hint = self.size_hints.lock().unwrap_or_else(|p| p.into_inner()).get(&answer.tool).copied();
-        let hint = hint.unwrap_or_else(|| panic!("no size hint known for `{}`: call list_tools() first", answer.tool));
+        let hint = self
+            .size_hints
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&answer.tool)
+            .copied();
+        let hint = hint.unwrap_or_else(|| {
+            panic!(
+                "no size hint known for `{}`: call list_tools() first",
+                answer.tool
+            )
+        });
         assert!(
             answer.bytes() <= hint,
             "`{}` answered {} bytes, over its size hint of {hint} bytes",

@@ -26,6 +26,9 @@ impl Errors {
     }
 
     pub fn to_compile_errors(&self) -> TokenStream {
-        self.combined.as_ref().map(syn::Error::to_compile_error).unwrap_or_default()
+        self.combined
+            .as_ref()
+            .map(syn::Error::to_compile_error)
+            .unwrap_or_default()
     }
 }

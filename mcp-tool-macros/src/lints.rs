@@ -7,11 +7,14 @@ use crate::diagnostics::Errors;
 use crate::tool::ToolItemRef;
 use mcp_tool_lint as lint;
 use proc_macro2::Span;
-use syn::spanned::Spanned;
 use syn::Type;
+use syn::spanned::Spanned;
 
 fn model_allows(allows: &[Allow]) -> Vec<lint::Allow> {
-    allows.iter().map(|a| lint::Allow::new(a.lint.to_string(), a.reason.value())).collect()
+    allows
+        .iter()
+        .map(|a| lint::Allow::new(a.lint.to_string(), a.reason.value()))
+        .collect()
 }
 
 /// What the model sees of a Rust type.
@@ -31,7 +34,9 @@ fn type_class(ty: &Type) -> lint::TypeClass {
     match last_ident(ty).as_deref() {
         Some("String" | "str" | "Cow") => C::String,
         Some("bool") => C::Bool,
-        Some("u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize") => C::Integer,
+        Some("u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize") => {
+            C::Integer
+        }
         Some("f32" | "f64") => C::Number,
         Some("Cursor") => C::Cursor,
         Some("HashMap" | "BTreeMap" | "Map" | "Value") => C::Object,
@@ -52,7 +57,14 @@ pub fn check_args(args: &ArgsItemRef, errors: &mut Errors) {
         return;
     }
     match &args.shape {
-        Shape::Struct(fields) => check_fields(args, fields, args.deny_unknown_fields, true, args.ident.span(), errors),
+        Shape::Struct(fields) => check_fields(
+            args,
+            fields,
+            args.deny_unknown_fields,
+            true,
+            args.ident.span(),
+            errors,
+        ),
         Shape::Tagged { tag, variants, .. } => {
             check_tag(args, tag, variants, errors);
             // Each variant is one set of parameters the model fills at once, so the rules
@@ -91,14 +103,28 @@ fn check_fields(
     errors: &mut Errors,
 ) {
     let params = fields.iter().map(param).collect();
-    let model = lint::Args { params, deny_unknown_fields: deny_unknown_fields.is_some(), allows: model_allows(&args.allows) };
+    let model = lint::Args {
+        params,
+        deny_unknown_fields: deny_unknown_fields.is_some(),
+        allows: model_allows(&args.allows),
+    };
     for finding in lint::check_args(&model).findings {
         let span = match finding.target {
             lint::Target::Param(i) => fields.get(i).map(|f| f.ident.span()),
-            lint::Target::Allow { param: Some(p), index } => fields.get(p).and_then(|f| f.allows.get(index)).map(|a| a.lint.span()),
+            lint::Target::Allow {
+                param: Some(p),
+                index,
+            } => fields
+                .get(p)
+                .and_then(|f| f.allows.get(index))
+                .map(|a| a.lint.span()),
             lint::Target::Allow { param: None, .. } if !item_allow_errors => continue,
-            lint::Target::Allow { param: None, index } => args.allows.get(index).map(|a| a.lint.span()),
-            lint::Target::Args if finding.lint == Some(lint::Lint::FalseStrictness) => deny_unknown_fields,
+            lint::Target::Allow { param: None, index } => {
+                args.allows.get(index).map(|a| a.lint.span())
+            }
+            lint::Target::Args if finding.lint == Some(lint::Lint::FalseStrictness) => {
+                deny_unknown_fields
+            }
             _ => None,
         };
         errors.push(syn::Error::new(span.unwrap_or(owner), finding.render()));
@@ -108,10 +134,16 @@ fn check_fields(
 /// The tag as the parameter the model sees: its name, and the variants it chooses between,
 /// each of which needs a doc saying when to choose it.
 fn check_tag(args: &ArgsItemRef, tag: &syn::LitStr, variants: &[Variant], errors: &mut Errors) {
-    let undocumented = variants.iter().find(|v| v.docs.is_none()).map(|v| v.ident.span());
+    let undocumented = variants
+        .iter()
+        .find(|v| v.docs.is_none())
+        .map(|v| v.ident.span());
     let variants = variants
         .iter()
-        .map(|v| lint::Variant { name: snake_case(&v.ident.to_string()), description: v.docs.clone() })
+        .map(|v| lint::Variant {
+            name: snake_case(&v.ident.to_string()),
+            description: v.docs.clone(),
+        })
         .collect();
     // What the tag means is said by the field that holds the enum and by the variants' docs;
     // the tag itself has no doc of its own to check.
@@ -121,17 +153,28 @@ fn check_tag(args: &ArgsItemRef, tag: &syn::LitStr, variants: &[Variant], errors
     };
     // `deny_unknown_fields` on the enum applies to every variant: reported once, here.
     let deny_unknown_fields = args.deny_unknown_fields.is_some();
-    let model = lint::Args { params: vec![tag_param], deny_unknown_fields, allows: model_allows(&args.allows) };
+    let model = lint::Args {
+        params: vec![tag_param],
+        deny_unknown_fields,
+        allows: model_allows(&args.allows),
+    };
     for finding in lint::check_args(&model).findings {
         let span = match finding.target {
-            lint::Target::Allow { param: None, index } => args.allows.get(index).map(|a| a.lint.span()),
-            lint::Target::Args if finding.lint == Some(lint::Lint::FalseStrictness) => args.deny_unknown_fields,
+            lint::Target::Allow { param: None, index } => {
+                args.allows.get(index).map(|a| a.lint.span())
+            }
+            lint::Target::Args if finding.lint == Some(lint::Lint::FalseStrictness) => {
+                args.deny_unknown_fields
+            }
             // An empty tag is already an error of its own.
             _ if tag.value().trim().is_empty() => continue,
             _ if finding.lint == Some(lint::Lint::MissingDescription) => undocumented,
             _ => Some(tag.span()),
         };
-        errors.push(syn::Error::new(span.unwrap_or(args.ident.span()), finding.render()));
+        errors.push(syn::Error::new(
+            span.unwrap_or(args.ident.span()),
+            finding.render(),
+        ));
     }
 }
 
@@ -147,7 +190,14 @@ fn snake_case(name: &str) -> String {
     out
 }
 
-pub fn check_tool(tool: &ToolItemRef, name: &str, paginated: bool, has_args: bool, output: &Type, errors: &mut Errors) {
+pub fn check_tool(
+    tool: &ToolItemRef,
+    name: &str,
+    paginated: bool,
+    has_args: bool,
+    output: &Type,
+    errors: &mut Errors,
+) {
     if cfg!(not(feature = "lints")) {
         return;
     }
@@ -162,14 +212,23 @@ pub fn check_tool(tool: &ToolItemRef, name: &str, paginated: bool, has_args: boo
             idempotent: attr.idempotent.is_present(),
             open_world: attr.open_world.is_present(),
         },
-        output: if paginated { lint::OutputShape::Page } else { lint::OutputShape::Single },
+        output: if paginated {
+            lint::OutputShape::Page
+        } else {
+            lint::OutputShape::Single
+        },
         allows: model_allows(&tool.allows),
     };
     let fn_span = tool.func.sig.ident.span();
-    let annotation_span = [&attr.destructive, &attr.read_only, &attr.idempotent, &attr.open_world]
-        .into_iter()
-        .find(|f| f.is_present())
-        .map(|f| f.span());
+    let annotation_span = [
+        &attr.destructive,
+        &attr.read_only,
+        &attr.idempotent,
+        &attr.open_world,
+    ]
+    .into_iter()
+    .find(|f| f.is_present())
+    .map(|f| f.span());
     let mut findings = lint::check_tool(&model).findings;
     // Without an args struct there is no cursor at all, so the cross-item rule is decided here.
     if !has_args && lint::find_allow(&model.allows, lint::Lint::PaginationMismatch).is_none() {
@@ -180,7 +239,9 @@ pub fn check_tool(tool: &ToolItemRef, name: &str, paginated: bool, has_args: boo
             lint::Target::ToolName => attr.name.as_ref().map(|n| n.span()),
             lint::Target::ToolAnnotations => annotation_span,
             lint::Target::ToolOutput => Some(output.span()),
-            lint::Target::Allow { param: None, index } => tool.allows.get(index).map(|a| a.lint.span()),
+            lint::Target::Allow { param: None, index } => {
+                tool.allows.get(index).map(|a| a.lint.span())
+            }
             _ => None,
         };
         errors.push(syn::Error::new(span.unwrap_or(fn_span), finding.render()));
@@ -189,7 +250,8 @@ pub fn check_tool(tool: &ToolItemRef, name: &str, paginated: bool, has_args: boo
 
 /// Whether the tool silenced `pagination_mismatch` (then no const check is emitted).
 pub fn allows_pagination_mismatch(tool: &ToolItemRef) -> bool {
-    cfg!(not(feature = "lints")) || lint::find_allow(&model_allows(&tool.allows), lint::Lint::PaginationMismatch).is_some()
+    cfg!(not(feature = "lints"))
+        || lint::find_allow(&model_allows(&tool.allows), lint::Lint::PaginationMismatch).is_some()
 }
 
 /// The messages of the const-evaluated cross-item check: a cursor without a page, a page
@@ -201,6 +263,8 @@ pub fn pagination_messages(name: &str) -> (String, String) {
             .map(|f| format!("[{}] `{name}`: {}\n\nhelp: {}", f.code(), f.message, f.help))
             .unwrap_or_default()
     };
-    (render(true, lint::OutputShape::Single), render(false, lint::OutputShape::Page))
+    (
+        render(true, lint::OutputShape::Single),
+        render(false, lint::OutputShape::Page),
+    )
 }
-

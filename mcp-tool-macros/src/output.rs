@@ -7,11 +7,19 @@ use syn::spanned::Spanned;
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = crate::diagnostics::Errors::default();
     if !attr.is_empty() {
-        errors.error(attr.span(), "#[tool_output] takes no arguments", "write `#[tool_output]`");
+        errors.error(
+            attr.span(),
+            "#[tool_output] takes no arguments",
+            "write `#[tool_output]`",
+        );
     }
     match syn::parse2::<syn::Item>(item.clone()) {
         Ok(syn::Item::Struct(_) | syn::Item::Enum(_)) => {}
-        _ => errors.error(item.span(), "#[tool_output] goes on a struct or an enum", "move it to the answer type"),
+        _ => errors.error(
+            item.span(),
+            "#[tool_output] goes on a struct or an enum",
+            "move it to the answer type",
+        ),
     }
     let errs = errors.to_compile_errors();
     quote! {

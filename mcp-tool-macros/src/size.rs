@@ -8,13 +8,20 @@ pub fn parse_size_hint(text: &str) -> Result<usize, String> {
         "B" => 1,
         "KB" => 1024,
         "MB" => 1024 * 1024,
-        _ => return Err(format!("`{text}` is not a size: write digits then B, KB or MB, e.g. \"10KB\"")),
+        _ => {
+            return Err(format!(
+                "`{text}` is not a size: write digits then B, KB or MB, e.g. \"10KB\""
+            ));
+        }
     };
-    let n: usize = digits.parse().map_err(|_| format!("`{text}` does not start with a number, e.g. \"10KB\""))?;
+    let n: usize = digits
+        .parse()
+        .map_err(|_| format!("`{text}` does not start with a number, e.g. \"10KB\""))?;
     if n == 0 {
         return Err("a size hint of zero would make every answer over budget".into());
     }
-    n.checked_mul(multiplier).ok_or_else(|| format!("`{text}` is too large"))
+    n.checked_mul(multiplier)
+        .ok_or_else(|| format!("`{text}` is too large"))
 }
 
 #[cfg(test)]
@@ -31,7 +38,9 @@ mod tests {
 
     #[test]
     fn rejects_everything_else() {
-        for bad in ["", "KB", "10", "10 KB", "10kb", "1.5MB", "0KB", "-1KB", "10GB"] {
+        for bad in [
+            "", "KB", "10", "10 KB", "10kb", "1.5MB", "0KB", "-1KB", "10GB",
+        ] {
             assert!(parse_size_hint(bad).is_err(), "{bad} should be rejected");
         }
     }

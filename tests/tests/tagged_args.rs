@@ -53,20 +53,34 @@ pub struct CountSessionItemsArgs {
 }
 
 /// Count the items of the latest session at a level of detail.
-#[mcp_tool(name = "count_session_items", family = "tagged", size_hint = "1KB", read_only)]
+#[mcp_tool(
+    name = "count_session_items",
+    family = "tagged",
+    size_hint = "1KB",
+    read_only
+)]
 pub async fn count_session_items(args: CountSessionItemsArgs) -> ToolResult<String> {
     Ok(format!("{:?}", args.detail))
 }
 
 fn server() -> ToolServer {
-    ToolServer::builder().name("tagged-tests").version("1.0.0").families(["tagged"]).build().unwrap()
+    ToolServer::builder()
+        .name("tagged-tests")
+        .version("1.0.0")
+        .families(["tagged"])
+        .build()
+        .unwrap()
 }
 
 /// The `oneOf` branch of `Detail` whose tag is `value`.
 fn branch<'a>(schema: &'a Value, value: &str) -> &'a Value {
     let detail = &schema["properties"]["detail"];
-    let reference = detail["$ref"].as_str().expect("`detail` refers to `Detail`");
-    let definition = schema.pointer(reference.trim_start_matches('#')).expect("the definition");
+    let reference = detail["$ref"]
+        .as_str()
+        .expect("`detail` refers to `Detail`");
+    let definition = schema
+        .pointer(reference.trim_start_matches('#'))
+        .expect("the definition");
     definition["oneOf"]
         .as_array()
         .expect("one branch per variant")
@@ -93,8 +107,15 @@ async fn the_input_schema_has_a_branch_per_variant_with_docs_defaults_and_bounds
     assert_eq!(max_turns["default"], 20);
     assert_eq!(max_turns["minimum"], 1);
     assert_eq!(max_turns["maximum"], 50);
-    assert_eq!(turns["properties"]["with_reasoning"]["description"], "Include the model's reasoning in each turn.");
-    assert_eq!(turns["required"], json!(["detail_level"]), "a field with a default is not required");
+    assert_eq!(
+        turns["properties"]["with_reasoning"]["description"],
+        "Include the model's reasoning in each turn."
+    );
+    assert_eq!(
+        turns["required"],
+        json!(["detail_level"]),
+        "a field with a default is not required"
+    );
 
     let steps = branch(&schema, "steps");
     assert_eq!(steps["properties"]["turn_index"]["minimum"], 0);
@@ -108,7 +129,13 @@ async fn each_variant_reaches_the_tool_with_its_data() {
     let client = TestClient::in_process(&server()).await;
     let call = |detail: Value| {
         let client = &client;
-        async move { client.call("get_session", json!({"session_id": "s1", "detail": detail})).await.expect_ok().clone() }
+        async move {
+            client
+                .call("get_session", json!({"session_id": "s1", "detail": detail}))
+                .await
+                .expect_ok()
+                .clone()
+        }
     };
     assert_eq!(call(json!({"detail_level": "summary"})).await, "s1 Summary");
     assert_eq!(
@@ -120,62 +147,131 @@ async fn each_variant_reaches_the_tool_with_its_data() {
         "s1 Turns { max_turns: 20, with_reasoning: None, pattern: None }",
         "the declared default fills an omitted variant field"
     );
-    assert_eq!(call(json!({"detail_level": "steps", "turn_index": 3})).await, "s1 Steps { turn_index: 3 }");
+    assert_eq!(
+        call(json!({"detail_level": "steps", "turn_index": 3})).await,
+        "s1 Steps { turn_index: 3 }"
+    );
 }
 
 #[tokio::test]
 async fn a_tagged_enum_field_takes_a_default_like_any_field() {
     let server = server();
-    let tool = server.tools().find(|t| t.name == "count_session_items").unwrap();
-    assert_eq!(tool.input_schema["properties"]["detail"]["default"], json!({"detail_level": "summary"}));
+    let tool = server
+        .tools()
+        .find(|t| t.name == "count_session_items")
+        .unwrap();
+    assert_eq!(
+        tool.input_schema["properties"]["detail"]["default"],
+        json!({"detail_level": "summary"})
+    );
     let client = TestClient::in_process(&server).await;
-    assert_eq!(client.call("count_session_items", json!({})).await.expect_ok(), "Summary");
-    let steps = client.call("count_session_items", json!({"detail": {"detail_level": "steps", "turn_index": 1}})).await;
+    assert_eq!(
+        client
+            .call("count_session_items", json!({}))
+            .await
+            .expect_ok(),
+        "Summary"
+    );
+    let steps = client
+        .call(
+            "count_session_items",
+            json!({"detail": {"detail_level": "steps", "turn_index": 1}}),
+        )
+        .await;
     assert_eq!(steps.expect_ok(), "Steps { turn_index: 1 }");
 }
 
 #[tokio::test]
 async fn an_unknown_tag_is_invalid_parameter_listing_the_variants() {
     let client = TestClient::in_process(&server()).await;
-    let answer = client.call("get_session", json!({"session_id": "s1", "detail": {"detail_level": "everything"}})).await;
+    let answer = client
+        .call(
+            "get_session",
+            json!({"session_id": "s1", "detail": {"detail_level": "everything"}}),
+        )
+        .await;
     assert_eq!(answer.error_code(), Some("invalid_parameter"));
     let details = &answer.error()["details"];
     assert_eq!(details["path"], "detail.detail_level", "{}", answer.error());
-    assert_eq!(details["allowed"], json!(["summary", "turns", "steps"]), "{}", answer.error());
+    assert_eq!(
+        details["allowed"],
+        json!(["summary", "turns", "steps"]),
+        "{}",
+        answer.error()
+    );
 
-    let untagged = client.call("get_session", json!({"session_id": "s1", "detail": {"max_turns": 5}})).await;
+    let untagged = client
+        .call(
+            "get_session",
+            json!({"session_id": "s1", "detail": {"max_turns": 5}}),
+        )
+        .await;
     assert_eq!(untagged.error_code(), Some("invalid_parameter"));
-    assert_eq!(untagged.error()["details"]["path"], "detail.detail_level", "{}", untagged.error());
+    assert_eq!(
+        untagged.error()["details"]["path"],
+        "detail.detail_level",
+        "{}",
+        untagged.error()
+    );
 }
 
 #[tokio::test]
 async fn a_variant_field_out_of_range_is_invalid_parameter_naming_it() {
     let client = TestClient::in_process(&server()).await;
     let answer = client
-        .call("get_session", json!({"session_id": "s1", "detail": {"detail_level": "turns", "max_turns": 99}}))
+        .call(
+            "get_session",
+            json!({"session_id": "s1", "detail": {"detail_level": "turns", "max_turns": 99}}),
+        )
         .await;
     assert_eq!(answer.error_code(), Some("invalid_parameter"));
     let error = answer.error();
     assert_eq!(error["details"]["path"], "detail.max_turns", "{error}");
     assert_eq!(error["details"]["maximum"], 50.0, "{error}");
-    assert_eq!(error["message"], "`detail.max_turns` must be between 1 and 50 (got 99).");
+    assert_eq!(
+        error["message"],
+        "`detail.max_turns` must be between 1 and 50 (got 99)."
+    );
 
     let below = client
-        .call("count_session_items", json!({"detail": {"detail_level": "turns", "max_turns": 0}}))
+        .call(
+            "count_session_items",
+            json!({"detail": {"detail_level": "turns", "max_turns": 0}}),
+        )
         .await;
-    assert_eq!(below.error()["details"]["path"], "detail.max_turns", "{}", below.error());
+    assert_eq!(
+        below.error()["details"]["path"],
+        "detail.max_turns",
+        "{}",
+        below.error()
+    );
 }
 
 #[test]
 fn the_runtime_lints_accept_the_generated_schema() {
     let server = server();
     assert_eq!(server.tools().count(), 2);
-    assert!(server.lint_warnings().is_empty(), "{:#?}", server.lint_warnings());
+    assert!(
+        server.lint_warnings().is_empty(),
+        "{:#?}",
+        server.lint_warnings()
+    );
 }
 
 #[test]
 fn an_allow_on_a_variant_field_is_kept_for_review() {
     let exceptions = server().exceptions();
-    let kept: Vec<_> = exceptions.iter().filter(|(tool, _)| *tool == "get_session").map(|(_, e)| (e.target, e.lint, e.reason)).collect();
-    assert_eq!(kept, [("Detail::Turns.pattern", "vague_name", "the word users of the log viewer know")]);
+    let kept: Vec<_> = exceptions
+        .iter()
+        .filter(|(tool, _)| *tool == "get_session")
+        .map(|(_, e)| (e.target, e.lint, e.reason))
+        .collect();
+    assert_eq!(
+        kept,
+        [(
+            "Detail::Turns.pattern",
+            "vague_name",
+            "the word users of the log viewer know"
+        )]
+    );
 }

@@ -12,12 +12,19 @@ pub struct CallArgs {
 }
 
 pub async fn run(roots: &Roots, args: CallArgs) -> Result<(), Failure> {
-    let arguments: serde_json::Value = serde_json::from_str(&args.arguments)
-        .map_err(|e| Failure::usage(format!("the arguments are not JSON ({e}): {}", args.arguments)))?;
+    let arguments: serde_json::Value = serde_json::from_str(&args.arguments).map_err(|e| {
+        Failure::usage(format!(
+            "the arguments are not JSON ({e}): {}",
+            args.arguments
+        ))
+    })?;
     let store = open_store(roots.config())?;
     refresh(&store).await?;
     let server = crate::server::build(store)?;
-    let envelope = server.call(&args.tool, arguments).await.map_err(|e| Failure::usage(e.to_string()))?;
+    let envelope = server
+        .call(&args.tool, arguments)
+        .await
+        .map_err(|e| Failure::usage(e.to_string()))?;
     println!("{}", envelope.text);
     Ok(())
 }

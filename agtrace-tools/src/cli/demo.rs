@@ -38,7 +38,13 @@ pub async fn run() -> Result<(), Failure> {
     let tools = client.list_tools().await;
     println!("== initialize, tools/list: {} tools", tools.len());
     for t in &tools {
-        let first_line = t.description.as_deref().unwrap_or("").lines().next().unwrap_or("");
+        let first_line = t
+            .description
+            .as_deref()
+            .unwrap_or("")
+            .lines()
+            .next()
+            .unwrap_or("");
         println!("   {:<24} {}", t.name, first_line);
     }
 
@@ -46,18 +52,40 @@ pub async fn run() -> Result<(), Failure> {
     let session = pick_session(sessions.data()).ok_or("the samples list no session")?;
     // A unique prefix is enough to name a session.
     let prefix: String = session.chars().take(12).collect();
-    step(&client, "get_session_summary", json!({"session_id": prefix})).await?;
+    step(
+        &client,
+        "get_session_summary",
+        json!({"session_id": prefix}),
+    )
+    .await?;
     step(&client, "get_session_turns", json!({"session_id": session})).await?;
-    step(&client, "get_turn_steps", json!({"session_id": session, "turn_index": 0})).await?;
-    let hits = step(&client, "search_event_previews", json!({"query": "test", "limit": 3})).await?;
+    step(
+        &client,
+        "get_turn_steps",
+        json!({"session_id": session, "turn_index": 0}),
+    )
+    .await?;
+    let hits = step(
+        &client,
+        "search_event_previews",
+        json!({"query": "test", "limit": 3}),
+    )
+    .await?;
     if let Some(hit) = hits.data().as_array().and_then(|h| h.first()) {
         let args = json!({"session_id": hit["session_id"], "event_index": hit["event_index"]});
         step(&client, "get_event_details", args).await?;
     }
     step(&client, "analyze_session", json!({"session_id": session})).await?;
-    step(&client, "get_session_summary", json!({"session_id": "zzzzzzzz-not-a-session"})).await?;
+    step(
+        &client,
+        "get_session_summary",
+        json!({"session_id": "zzzzzzzz-not-a-session"}),
+    )
+    .await?;
     client.close().await;
-    println!("\nEvery answer above is the envelope a model receives: `status`, `data` or `error`, `pagination`, `meta`.");
+    println!(
+        "\nEvery answer above is the envelope a model receives: `status`, `data` or `error`, `pagination`, `meta`."
+    );
     Ok(())
 }
 
@@ -73,15 +101,26 @@ fn pick_session(rows: &Value) -> Option<String> {
 
 async fn step(client: &TestClient, tool: &str, arguments: Value) -> Result<Answer, Failure> {
     println!("\n== tools/call {tool} {arguments}");
-    let answer = client.try_call(tool, arguments).await.map_err(|e| format!("{tool}: {e}"))?;
+    let answer = client
+        .try_call(tool, arguments)
+        .await
+        .map_err(|e| format!("{tool}: {e}"))?;
     let status = answer.envelope["status"].as_str().unwrap_or("?");
     let pages = match answer.envelope["pagination"]["has_more"].as_bool() {
         Some(true) => ", more pages",
         Some(false) => ", last page",
         None => "",
     };
-    println!("<- {status}: {} bytes, ~{} tokens{pages}", answer.bytes(), mcp_tool_core::estimate_tokens(answer.bytes()));
-    let shown = if answer.is_ok() { answer.data() } else { answer.error() };
+    println!(
+        "<- {status}: {} bytes, ~{} tokens{pages}",
+        answer.bytes(),
+        mcp_tool_core::estimate_tokens(answer.bytes())
+    );
+    let shown = if answer.is_ok() {
+        answer.data()
+    } else {
+        answer.error()
+    };
     print_excerpt(shown);
     if let Some(hint) = answer.envelope["hint"].as_str() {
         println!("   hint: {hint}");

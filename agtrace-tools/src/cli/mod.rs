@@ -17,7 +17,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "agtrace", version, about = "MCP tools over the session logs of Claude Code, Codex CLI and Gemini CLI")]
+#[command(
+    name = "agtrace",
+    version,
+    about = "MCP tools over the session logs of Claude Code, Codex CLI and Gemini CLI"
+)]
 struct Cli {
     #[command(flatten)]
     roots: Roots,
@@ -42,7 +46,12 @@ pub struct Roots {
     #[arg(long, global = true, env = "AGTRACE_DATA_DIR")]
     data_dir: Option<PathBuf>,
     /// Megabytes of session logs kept parsed between tool calls; 0 turns the cache off [default: 128]
-    #[arg(long, global = true, env = "AGTRACE_SESSION_CACHE_MB", value_name = "MB")]
+    #[arg(
+        long,
+        global = true,
+        env = "AGTRACE_SESSION_CACHE_MB",
+        value_name = "MB"
+    )]
     session_cache_mb: Option<u64>,
 }
 
@@ -92,13 +101,19 @@ pub struct Failure {
 
 impl Failure {
     pub fn usage(message: impl Into<String>) -> Self {
-        Self { message: message.into(), code: 2 }
+        Self {
+            message: message.into(),
+            code: 2,
+        }
     }
 }
 
 impl<E: std::fmt::Display> From<E> for Failure {
     fn from(e: E) -> Self {
-        Self { message: e.to_string(), code: 1 }
+        Self {
+            message: e.to_string(),
+            code: 1,
+        }
     }
 }
 
@@ -116,14 +131,22 @@ pub async fn refresh(store: &TraceStore) -> Result<IndexStats, Failure> {
     for note in &stats.notes {
         tracing::info!("{note}");
     }
-    tracing::info!(parsed = stats.files_parsed, skipped = stats.files_skipped, ms = stats.elapsed_ms, "index ready");
+    tracing::info!(
+        parsed = stats.files_parsed,
+        skipped = stats.files_skipped,
+        ms = stats.elapsed_ms,
+        "index ready"
+    );
     Ok(stats)
 }
 
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging();
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("agtrace: cannot start the async runtime: {e}");
@@ -150,6 +173,10 @@ pub fn main() -> ExitCode {
 }
 
 fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("AGTRACE_LOG").unwrap_or_else(|_| "warn".into());
-    tracing_subscriber::fmt().with_writer(std::io::stderr).with_env_filter(filter).init();
+    let filter = tracing_subscriber::EnvFilter::try_from_env("AGTRACE_LOG")
+        .unwrap_or_else(|_| "warn".into());
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(filter)
+        .init();
 }

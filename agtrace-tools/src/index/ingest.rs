@@ -132,7 +132,10 @@ fn matches_provider(p: Provider, path: &Path) -> bool {
         Provider::Gemini => {
             name.starts_with("session-")
                 && name.ends_with(".json")
-                && path.parent().and_then(|d| d.file_name()).is_some_and(|d| d == "chats")
+                && path
+                    .parent()
+                    .and_then(|d| d.file_name())
+                    .is_some_and(|d| d == "chats")
         }
     }
 }
@@ -142,12 +145,18 @@ fn discover(cfg: &Config, stats: &mut IndexStats) -> Vec<Found> {
     for p in Provider::ALL {
         let root = cfg.root(p);
         if !root.is_dir() {
-            stats.notes.push(format!("{} log root {} does not exist; skipped", p, root.display()));
+            stats.notes.push(format!(
+                "{} log root {} does not exist; skipped",
+                p,
+                root.display()
+            ));
             continue;
         }
         let mut stack = vec![root.to_path_buf()];
         while let Some(dir) = stack.pop() {
-            let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+            let Ok(rd) = std::fs::read_dir(&dir) else {
+                continue;
+            };
             for entry in rd.flatten() {
                 let Ok(ft) = entry.file_type() else { continue };
                 let path = entry.path();
@@ -161,8 +170,16 @@ fn discover(cfg: &Config, stats: &mut IndexStats) -> Vec<Found> {
                         .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
                         .map(|d| d.as_nanos() as i64)
                         .unwrap_or(0);
-                    let Some(key) = path.to_str().map(str::to_string) else { continue };
-                    out.push(Found { provider: p, path, key, size: md.len(), mtime_ns });
+                    let Some(key) = path.to_str().map(str::to_string) else {
+                        continue;
+                    };
+                    out.push(Found {
+                        provider: p,
+                        path,
+                        key,
+                        size: md.len(),
+                        mtime_ns,
+                    });
                 }
             }
         }
@@ -179,7 +196,8 @@ fn head_hash(file: &mut File, len: u64) -> std::io::Result<String> {
 }
 
 fn load_rows(conn: &Connection) -> Result<HashMap<String, FileRow>> {
-    let mut st = conn.prepare("SELECT path, size, mtime_ns, parsed_offset, head_hash, sid, state FROM files")?;
+    let mut st = conn
+        .prepare("SELECT path, size, mtime_ns, parsed_offset, head_hash, sid, state FROM files")?;
     let rows = st.query_map([], |r| {
         Ok((
             r.get::<_, String>(0)?,
@@ -217,7 +235,9 @@ fn load_row(tx: &Transaction, key: &str) -> Result<Option<FileRow>> {
 
 /// Decides how to bring one file up to date, or `None` when it is unchanged.
 fn plan_for(found: &Found, row: Option<&FileRow>) -> Option<Plan> {
-    let Some(row) = row else { return Some(Plan::Full) };
+    let Some(row) = row else {
+        return Some(Plan::Full);
+    };
     if row.size == found.size && row.mtime_ns == found.mtime_ns {
         return None;
     }
@@ -229,7 +249,10 @@ fn plan_for(found: &Found, row: Option<&FileRow>) -> Option<Plan> {
         .and_then(|mut f| head_hash(&mut f, row.offset.min(HEAD_LEN)))
         .is_ok_and(|h| h == row.head_hash);
     match serde_json::from_str::<ParseState>(&row.state) {
-        Ok(state) if same_head => Some(Plan::Append { offset: row.offset, state: Box::new(state) }),
+        Ok(state) if same_head => Some(Plan::Append {
+            offset: row.offset,
+            state: Box::new(state),
+        }),
         _ => Some(Plan::Full),
     }
 }
@@ -238,13 +261,21 @@ fn parse_job(job: &Job) -> Result<Option<ParsedFile>> {
     let f = &job.found;
     let mut file = File::open(&f.path).map_err(|e| Error::io(&f.path, e))?;
     let (mut state, offset, appended) = match &job.plan {
-        Plan::Full => (ParseState::new(f.provider, &FileHint::from_path(f.provider, &f.path)), 0, false),
+        Plan::Full => (
+            ParseState::new(f.provider, &FileHint::from_path(f.provider, &f.path)),
+            0,
+            false,
+        ),
         Plan::Append { offset, state } => ((**state).clone(), *offset, true),
     };
     // Read only up to the size we stat'ed: bytes written since are picked up next run.
     let mut bytes = Vec::with_capacity(f.size.saturating_sub(offset) as usize);
-    file.seek(SeekFrom::Start(offset)).map_err(|e| Error::io(&f.path, e))?;
-    (&mut file).take(f.size.saturating_sub(offset)).read_to_end(&mut bytes).map_err(|e| Error::io(&f.path, e))?;
+    file.seek(SeekFrom::Start(offset))
+        .map_err(|e| Error::io(&f.path, e))?;
+    (&mut file)
+        .take(f.size.saturating_sub(offset))
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io(&f.path, e))?;
     let (events, end_offset) = if f.provider == Provider::Gemini {
         match providers::gemini::parse_document(&mut state, &bytes, false) {
             Some(ev) => (ev, bytes.len() as u64),
@@ -255,11 +286,21 @@ fn parse_job(job: &Job) -> Result<Option<ParsedFile>> {
         (chunk.events, chunk.end_offset)
     };
     let head = head_hash(&mut file, end_offset.min(HEAD_LEN)).map_err(|e| Error::io(&f.path, e))?;
-    Ok(Some(ParsedFile { state, events, end_offset, head_hash: head, appended }))
+    Ok(Some(ParsedFile {
+        state,
+        events,
+        end_offset,
+        head_hash: head,
+        appended,
+    }))
 }
 
 fn tags(provider: Provider, kind: EventKind) -> String {
-    format!("p{} k{}", provider.as_str().replace('_', ""), kind.as_str().replace('_', ""))
+    format!(
+        "p{} k{}",
+        provider.as_str().replace('_', ""),
+        kind.as_str().replace('_', "")
+    )
 }
 
 pub(crate) fn kind_tag(kind: EventKind) -> String {
@@ -272,24 +313,43 @@ pub(crate) fn provider_tag(p: Provider) -> String {
 
 fn delete_session_rows(tx: &Transaction, sid: i64) -> Result<()> {
     let (lo, hi) = eid_range(sid);
-    tx.execute("DELETE FROM events_fts WHERE rowid BETWEEN ?1 AND ?2", params![lo, hi])?;
-    tx.execute("DELETE FROM events WHERE eid BETWEEN ?1 AND ?2", params![lo, hi])?;
+    tx.execute(
+        "DELETE FROM events_fts WHERE rowid BETWEEN ?1 AND ?2",
+        params![lo, hi],
+    )?;
+    tx.execute(
+        "DELETE FROM events WHERE eid BETWEEN ?1 AND ?2",
+        params![lo, hi],
+    )?;
     tx.execute("DELETE FROM sessions WHERE sid = ?1", [sid])?;
     Ok(())
 }
 
 /// Writes one parsed file. Returns the number of events added, or `None` if another indexer
 /// already brought this file to the same state.
-fn apply(tx: &Transaction, job: &Job, parsed: ParsedFile, stats: &mut IndexStats, timing: &mut (u64, u64)) -> Result<Option<u64>> {
+fn apply(
+    tx: &Transaction,
+    job: &Job,
+    parsed: ParsedFile,
+    stats: &mut IndexStats,
+    timing: &mut (u64, u64),
+) -> Result<Option<u64>> {
     let notes = &mut stats.notes;
     let f = &job.found;
     let current = load_row(tx, &f.key)?;
-    if current.as_ref().is_some_and(|r| r.size == f.size && r.mtime_ns == f.mtime_ns) {
+    if current
+        .as_ref()
+        .is_some_and(|r| r.size == f.size && r.mtime_ns == f.mtime_ns)
+    {
         return Ok(None);
     }
     let parsed = if current != job.base {
         // Someone else indexed this file since we planned: our append base is stale.
-        let fresh = Job { found: f.clone(), base: current.clone(), plan: Plan::Full };
+        let fresh = Job {
+            found: f.clone(),
+            base: current.clone(),
+            plan: Plan::Full,
+        };
         match parse_job(&fresh)? {
             Some(p) => p,
             None => return Ok(None),
@@ -303,7 +363,9 @@ fn apply(tx: &Transaction, job: &Job, parsed: ParsedFile, stats: &mut IndexStats
             delete_session_rows(tx, row.sid)?;
             row.sid
         }
-        (None, _) => tx.query_row("SELECT coalesce(max(sid), 0) + 1 FROM sessions", [], |r| r.get(0))?,
+        (None, _) => tx.query_row("SELECT coalesce(max(sid), 0) + 1 FROM sessions", [], |r| {
+            r.get(0)
+        })?,
     };
     let st = &parsed.state;
     let meta = &st.meta;
@@ -313,10 +375,14 @@ fn apply(tx: &Transaction, job: &Job, parsed: ParsedFile, stats: &mut IndexStats
             "INSERT INTO events (eid, kind, turn, step, ts_ms, tool_name, call_id, is_error, src_off, src_len, text)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         )?;
-        let mut ins_fts = tx.prepare_cached("INSERT INTO events_fts (rowid, text, tags) VALUES (?1, ?2, ?3)")?;
+        let mut ins_fts =
+            tx.prepare_cached("INSERT INTO events_fts (rowid, text, tags) VALUES (?1, ?2, ?3)")?;
         for ev in &parsed.events {
             if ev.index > MAX_EVENTS_PER_SESSION {
-                notes.push(format!("{}: more than {} events; the rest are not indexed", f.key, MAX_EVENTS_PER_SESSION));
+                notes.push(format!(
+                    "{}: more than {} events; the rest are not indexed",
+                    f.key, MAX_EVENTS_PER_SESSION
+                ));
                 break;
             }
             let id = eid(sid, ev.index);
@@ -350,11 +416,18 @@ fn apply(tx: &Transaction, job: &Job, parsed: ParsedFile, stats: &mut IndexStats
     tx.execute("DELETE FROM sessions WHERE sid = ?1", [sid])?;
     // Two files may claim one session id (copies, resumed logs): keep both, distinguishable.
     let taken = |id: &str| -> Result<bool> {
-        Ok(tx.query_row("SELECT 1 FROM sessions WHERE id = ?1", [id], |_| Ok(())).optional()?.is_some())
+        Ok(tx
+            .query_row("SELECT 1 FROM sessions WHERE id = ?1", [id], |_| Ok(()))
+            .optional()?
+            .is_some())
     };
     let mut session_id = meta.session_id.clone();
     if taken(&session_id)? {
-        session_id = format!("{}~{}", session_id, &crate::model::project_hash(&f.key)[..8]);
+        session_id = format!(
+            "{}~{}",
+            session_id,
+            &crate::model::project_hash(&f.key)[..8]
+        );
         if taken(&session_id)? {
             session_id = format!("{session_id}~{sid}");
         }
@@ -394,23 +467,37 @@ fn apply(tx: &Transaction, job: &Job, parsed: ParsedFile, stats: &mut IndexStats
         f.key,
     ])?;
     if let Some(hash) = &project_hash {
-        tx.prepare_cached("INSERT OR IGNORE INTO projects (hash, root) VALUES (?1, ?2)")?.execute(params![hash, meta.cwd])?;
+        tx.prepare_cached("INSERT OR IGNORE INTO projects (hash, root) VALUES (?1, ?2)")?
+            .execute(params![hash, meta.cwd])?;
         if meta.cwd.is_some() {
-            tx.prepare_cached("UPDATE projects SET root = ?2 WHERE hash = ?1 AND root IS NULL")?.execute(params![hash, meta.cwd])?;
+            tx.prepare_cached("UPDATE projects SET root = ?2 WHERE hash = ?1 AND root IS NULL")?
+                .execute(params![hash, meta.cwd])?;
         }
     }
     let state_json = serde_json::to_string(st).map_err(|e| Error::Corrupt(e.to_string()))?;
-    tx.prepare_cached("DELETE FROM files WHERE path = ?1")?.execute([&f.key])?;
+    tx.prepare_cached("DELETE FROM files WHERE path = ?1")?
+        .execute([&f.key])?;
     tx.prepare_cached(
         "INSERT INTO files (path, provider, size, mtime_ns, parsed_offset, head_hash, sid, state)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
-    .execute(params![f.key, f.provider.code(), f.size as i64, f.mtime_ns, parsed.end_offset as i64, parsed.head_hash, sid, state_json])?;
+    .execute(params![
+        f.key,
+        f.provider.code(),
+        f.size as i64,
+        f.mtime_ns,
+        parsed.end_offset as i64,
+        parsed.head_hash,
+        sid,
+        state_json
+    ])?;
     Ok(Some(added))
 }
 
 fn remove_file(tx: &Transaction, key: &str) -> Result<bool> {
-    let sid: Option<i64> = tx.query_row("SELECT sid FROM files WHERE path = ?1", [key], |r| r.get(0)).optional()?;
+    let sid: Option<i64> = tx
+        .query_row("SELECT sid FROM files WHERE path = ?1", [key], |r| r.get(0))
+        .optional()?;
     let Some(sid) = sid else { return Ok(false) };
     delete_session_rows(tx, sid)?;
     tx.execute("DELETE FROM files WHERE path = ?1", [key])?;
@@ -421,12 +508,16 @@ fn remove_file(tx: &Transaction, key: &str) -> Result<bool> {
 /// started (same project, within one second; nearest first, one sub-agent per spawn).
 fn link_codex_subagents(tx: &Transaction) -> Result<()> {
     let codex = Provider::Codex.code();
-    tx.execute("UPDATE sessions SET parent_id = NULL WHERE provider = ?1 AND is_subagent = 1", [codex])?;
+    tx.execute(
+        "UPDATE sessions SET parent_id = NULL WHERE provider = ?1 AND is_subagent = 1",
+        [codex],
+    )?;
     let subs: Vec<(i64, Option<String>, i64)> = {
         let mut st = tx.prepare(
             "SELECT sid, project_hash, start_ms FROM sessions WHERE provider = ?1 AND is_subagent = 1 AND start_ms != 0",
         )?;
-        st.query_map([codex], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?
+        st.query_map([codex], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .collect::<rusqlite::Result<_>>()?
     };
     if subs.is_empty() {
         return Ok(());
@@ -434,7 +525,13 @@ fn link_codex_subagents(tx: &Transaction) -> Result<()> {
     let mut spawns: Vec<(String, Option<String>, i64)> = Vec::new();
     {
         let mut st = tx.prepare("SELECT id, project_hash, spawn_ms FROM sessions WHERE provider = ?1 AND spawn_ms != '[]'")?;
-        let rows = st.query_map([codex], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<String>>(1)?, r.get::<_, String>(2)?)))?;
+        let rows = st.query_map([codex], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<String>>(1)?,
+                r.get::<_, String>(2)?,
+            ))
+        })?;
         for row in rows {
             let (id, hash, list) = row?;
             for ms in serde_json::from_str::<Vec<i64>>(&list).unwrap_or_default() {
@@ -459,13 +556,20 @@ fn link_codex_subagents(tx: &Transaction) -> Result<()> {
         }
         used_sub.insert(si);
         used_spawn.insert(pi);
-        tx.execute("UPDATE sessions SET parent_id = ?1 WHERE sid = ?2", params![spawns[pi].0, subs[si].0])?;
+        tx.execute(
+            "UPDATE sessions SET parent_id = ?1 WHERE sid = ?2",
+            params![spawns[pi].0, subs[si].0],
+        )?;
     }
     Ok(())
 }
 
 /// Brings the index up to date with the log roots.
-pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn FnMut(Progress)>) -> Result<IndexStats> {
+pub fn run(
+    conn: &mut Connection,
+    cfg: &Config,
+    mut progress: Option<&mut dyn FnMut(Progress)>,
+) -> Result<IndexStats> {
     let started = Instant::now();
     let mut stats = IndexStats::default();
     let mut found = discover(cfg, &mut stats);
@@ -474,13 +578,21 @@ pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn Fn
     found.sort_by(|a, b| (a.mtime_ns, &a.key).cmp(&(b.mtime_ns, &b.key)));
     let rows = load_rows(conn)?;
     let seen: HashSet<&str> = found.iter().map(|f| f.key.as_str()).collect();
-    let removed: Vec<String> = rows.keys().filter(|k| !seen.contains(k.as_str())).cloned().collect();
+    let removed: Vec<String> = rows
+        .keys()
+        .filter(|k| !seen.contains(k.as_str()))
+        .cloned()
+        .collect();
     let mut jobs = Vec::new();
     for f in &found {
         let row = rows.get(&f.key);
         match plan_for(f, row) {
             None => stats.files_skipped += 1,
-            Some(plan) => jobs.push(Job { found: f.clone(), base: row.cloned(), plan }),
+            Some(plan) => jobs.push(Job {
+                found: f.clone(),
+                base: row.cloned(),
+                plan,
+            }),
         }
     }
     let bytes_total: u64 = jobs
@@ -492,16 +604,25 @@ pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn Fn
         .sum();
     let files_total = jobs.len() as u64;
     stats.plan_ms = started.elapsed().as_millis() as u64;
-    let codex_touched = jobs.iter().any(|j| j.found.provider == Provider::Codex) || !removed.is_empty();
+    let codex_touched =
+        jobs.iter().any(|j| j.found.provider == Provider::Codex) || !removed.is_empty();
 
     let write_started = Instant::now();
-    let mut prog = Progress { bytes_done: 0, bytes_total, files_done: 0, files_total };
+    let mut prog = Progress {
+        bytes_done: 0,
+        bytes_total,
+        files_done: 0,
+        files_total,
+    };
     if jobs.is_empty() && removed.is_empty() {
         stats.elapsed_ms = started.elapsed().as_millis() as u64;
         return Ok(stats);
     }
 
-    let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2).clamp(1, 8);
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2)
+        .clamp(1, 8);
     let queue = Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>().into_iter());
     let (tx_parsed, rx_parsed) = mpsc::sync_channel::<Parsed>(workers * 2);
     let mut result: Result<()> = Ok(());
@@ -516,7 +637,11 @@ pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn Fn
                     let t = Instant::now();
                     // A file that vanished or cannot be read is left for the next run.
                     let result = parse_job(&job).unwrap_or(None);
-                    let parsed = Parsed { job, result, parse_ns: t.elapsed().as_nanos() as u64 };
+                    let parsed = Parsed {
+                        job,
+                        result,
+                        parse_ns: t.elapsed().as_nanos() as u64,
+                    };
                     if tx_parsed.send(parsed).is_err() {
                         break;
                     }
@@ -525,7 +650,8 @@ pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn Fn
         }
         drop(tx_parsed);
         result = (|| -> Result<()> {
-            let mut tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let mut tx =
+                conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             // Every transaction: another indexer may have changed the setting in between.
             let bulk = bytes_total >= BULK_BYTES;
             super::schema::tune_fts(&tx, bulk)?;
@@ -550,7 +676,10 @@ pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn Fn
                 match parsed.result {
                     None => {
                         stats.files_incomplete += 1;
-                        stats.notes.push(format!("{} is incomplete (being written?); kept as it was", job.found.key));
+                        stats.notes.push(format!(
+                            "{} is incomplete (being written?); kept as it was",
+                            job.found.key
+                        ));
                     }
                     Some(pf) => {
                         let appended = pf.appended;
@@ -558,12 +687,17 @@ pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn Fn
                             Plan::Append { state, .. } => state.malformed,
                             Plan::Full => 0,
                         };
-                        stats.malformed_lines += u64::from(pf.state.malformed.saturating_sub(malformed_before));
+                        stats.malformed_lines +=
+                            u64::from(pf.state.malformed.saturating_sub(malformed_before));
                         batch += pf.events.iter().map(|e| e.text.len() + 64).sum::<usize>();
                         if let Some(n) = apply(&tx, &job, pf, &mut stats, &mut timing)? {
                             stats.events_added += n;
                             stats.bytes_read += size;
-                            if appended { stats.files_appended += 1 } else { stats.files_parsed += 1 }
+                            if appended {
+                                stats.files_appended += 1
+                            } else {
+                                stats.files_parsed += 1
+                            }
                         }
                     }
                 }
@@ -576,7 +710,8 @@ pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn Fn
                     let t = Instant::now();
                     tx.commit()?;
                     commit_ns += t.elapsed().as_nanos() as u64;
-                    tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+                    tx =
+                        conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
                     super::schema::tune_fts(&tx, bulk)?;
                     batch = 0;
                 }
@@ -598,7 +733,8 @@ pub fn run(conn: &mut Connection, cfg: &Config, mut progress: Option<&mut dyn Fn
                 // rewrite of the whole index inside some later update: measured 3 s for a
                 // 200-file update after a 1.2 GB build). One merge into a single segment now
                 // (about 2 s per GB) keeps later updates merging only small segments.
-                let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+                let tx =
+                    conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
                 tx.execute("INSERT INTO events_fts(events_fts) VALUES('optimize')", [])?;
                 tx.commit()?;
             }

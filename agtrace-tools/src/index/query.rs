@@ -1,7 +1,9 @@
 //! Read queries over the index.
 
 use chrono::{DateTime, Utc};
-use rusqlite::{Connection, OptionalExtension, Row, params, params_from_iter, types::Value as SqlValue};
+use rusqlite::{
+    Connection, OptionalExtension, Row, params, params_from_iter, types::Value as SqlValue,
+};
 use serde::{Deserialize, Serialize};
 
 use super::ingest::{kind_tag, provider_tag};
@@ -173,10 +175,16 @@ fn session_from_row(r: &Row) -> rusqlite::Result<(i64, SessionSummary)> {
         SessionSummary {
             id: r.get(1)?,
             provider: Provider::from_code(provider_code).unwrap_or(Provider::ClaudeCode),
-            project: ProjectRef { hash: r.get(3)?, root: r.get(4)? },
+            project: ProjectRef {
+                hash: r.get(3)?,
+                root: r.get(4)?,
+            },
             parent_id: r.get(5)?,
             is_subagent: r.get(6)?,
-            start: r.get::<_, Option<i64>>(7)?.filter(|&ms| ms != 0).and_then(ts_from_ms),
+            start: r
+                .get::<_, Option<i64>>(7)?
+                .filter(|&ms| ms != 0)
+                .and_then(ts_from_ms),
             end: r.get::<_, Option<i64>>(8)?.and_then(ts_from_ms),
             model: r.get(9)?,
             event_count: r.get(10)?,
@@ -208,12 +216,23 @@ pub fn project_key(project: &str) -> String {
     if is_hash(project) {
         return project.to_ascii_lowercase();
     }
-    let trimmed = if project.len() > 1 { project.trim_end_matches('/') } else { project };
+    let trimmed = if project.len() > 1 {
+        project.trim_end_matches('/')
+    } else {
+        project
+    };
     crate::model::project_hash(trimmed)
 }
 
-pub(crate) fn list_sessions(conn: &Connection, f: &SessionFilter, after: Option<&SessionCursor>, limit: u32) -> Result<SessionPage> {
-    let mut sql = format!("SELECT {SESSION_COLS} FROM sessions s LEFT JOIN projects p ON p.hash = s.project_hash WHERE 1=1");
+pub(crate) fn list_sessions(
+    conn: &Connection,
+    f: &SessionFilter,
+    after: Option<&SessionCursor>,
+    limit: u32,
+) -> Result<SessionPage> {
+    let mut sql = format!(
+        "SELECT {SESSION_COLS} FROM sessions s LEFT JOIN projects p ON p.hash = s.project_hash WHERE 1=1"
+    );
     let mut args: Vec<SqlValue> = Vec::new();
     if let Some(p) = f.provider {
         sql.push_str(" AND s.provider = ?");
@@ -243,41 +262,62 @@ pub(crate) fn list_sessions(conn: &Connection, f: &SessionFilter, after: Option<
     let limit = limit.max(1);
     args.push(SqlValue::Integer(i64::from(limit) + 1));
     let mut st = conn.prepare_cached(&sql)?;
-    let mut rows: Vec<(i64, SessionSummary)> =
-        st.query_map(params_from_iter(args), session_from_row)?.collect::<rusqlite::Result<_>>()?;
+    let mut rows: Vec<(i64, SessionSummary)> = st
+        .query_map(params_from_iter(args), session_from_row)?
+        .collect::<rusqlite::Result<_>>()?;
     let more = rows.len() > limit as usize;
     rows.truncate(limit as usize);
     let next = if more {
-        rows.last().map(|(sid, s)| SessionCursor { start_ms: s.start.map_or(0, |t| t.timestamp_millis()), sid: *sid })
+        rows.last().map(|(sid, s)| SessionCursor {
+            start_ms: s.start.map_or(0, |t| t.timestamp_millis()),
+            sid: *sid,
+        })
     } else {
         None
     };
-    Ok(SessionPage { sessions: rows.into_iter().map(|(_, s)| s).collect(), next })
+    Ok(SessionPage {
+        sessions: rows.into_iter().map(|(_, s)| s).collect(),
+        next,
+    })
 }
 
 pub(crate) fn session_by_id(conn: &Connection, id: &str) -> Result<Option<(i64, SessionSummary)>> {
-    let sql = format!("SELECT {SESSION_COLS} FROM sessions s LEFT JOIN projects p ON p.hash = s.project_hash WHERE s.id = ?1");
-    Ok(conn.prepare_cached(&sql)?.query_row([id], session_from_row).optional()?)
+    let sql = format!(
+        "SELECT {SESSION_COLS} FROM sessions s LEFT JOIN projects p ON p.hash = s.project_hash WHERE s.id = ?1"
+    );
+    Ok(conn
+        .prepare_cached(&sql)?
+        .query_row([id], session_from_row)
+        .optional()?)
 }
 
 pub(crate) fn children(conn: &Connection, id: &str) -> Result<Vec<String>> {
-    let mut st = conn.prepare_cached("SELECT id FROM sessions WHERE parent_id = ?1 ORDER BY start_ms, id")?;
-    Ok(st.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?)
+    let mut st =
+        conn.prepare_cached("SELECT id FROM sessions WHERE parent_id = ?1 ORDER BY start_ms, id")?;
+    Ok(st
+        .query_map([id], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?)
 }
 
 /// Whole id, or a unique prefix of at least [`MIN_PREFIX`] characters.
 pub(crate) fn resolve(conn: &Connection, id_or_prefix: &str) -> Result<String> {
-    let exact: Option<String> =
-        conn.prepare_cached("SELECT id FROM sessions WHERE id = ?1")?.query_row([id_or_prefix], |r| r.get(0)).optional()?;
+    let exact: Option<String> = conn
+        .prepare_cached("SELECT id FROM sessions WHERE id = ?1")?
+        .query_row([id_or_prefix], |r| r.get(0))
+        .optional()?;
     if let Some(id) = exact {
         return Ok(id);
     }
     if id_or_prefix.chars().count() < MIN_PREFIX {
-        return Err(Error::PrefixTooShort { prefix: id_or_prefix.to_string(), min: MIN_PREFIX });
+        return Err(Error::PrefixTooShort {
+            prefix: id_or_prefix.to_string(),
+            min: MIN_PREFIX,
+        });
     }
     // A range over the primary key instead of LIKE: `%` and `_` stay plain characters.
     let upper = format!("{id_or_prefix}\u{10FFFF}");
-    let mut st = conn.prepare_cached("SELECT id FROM sessions WHERE id > ?1 AND id < ?2 ORDER BY id LIMIT 21")?;
+    let mut st = conn
+        .prepare_cached("SELECT id FROM sessions WHERE id > ?1 AND id < ?2 ORDER BY id LIMIT 21")?;
     let candidates: Vec<String> = st
         .query_map(params![id_or_prefix, upper], |r| r.get::<_, String>(0))?
         .collect::<rusqlite::Result<Vec<_>>>()?
@@ -287,7 +327,10 @@ pub(crate) fn resolve(conn: &Connection, id_or_prefix: &str) -> Result<String> {
     match candidates.len() {
         0 => Err(Error::SessionNotFound(id_or_prefix.to_string())),
         1 => Ok(candidates.into_iter().next().unwrap_or_default()),
-        _ => Err(Error::AmbiguousSession { prefix: id_or_prefix.to_string(), candidates }),
+        _ => Err(Error::AmbiguousSession {
+            prefix: id_or_prefix.to_string(),
+            candidates,
+        }),
     }
 }
 
@@ -303,12 +346,25 @@ pub fn fts_query(user: &str) -> Option<String> {
     if phrases.is_empty() {
         return None;
     }
-    Some(phrases.iter().map(|p| format!("text : {p}")).collect::<Vec<_>>().join(" AND "))
+    Some(
+        phrases
+            .iter()
+            .map(|p| format!("text : {p}"))
+            .collect::<Vec<_>>()
+            .join(" AND "),
+    )
 }
 
-pub(crate) fn search(conn: &Connection, q: &SearchQuery, session_sid: Option<i64>) -> Result<SearchPage> {
+pub(crate) fn search(
+    conn: &Connection,
+    q: &SearchQuery,
+    session_sid: Option<i64>,
+) -> Result<SearchPage> {
     let Some(mut fts) = fts_query(&q.text) else {
-        return Ok(SearchPage { hits: Vec::new(), next: None });
+        return Ok(SearchPage {
+            hits: Vec::new(),
+            next: None,
+        });
     };
     if let Some(p) = q.provider {
         fts.push_str(&format!(" AND tags : {}", provider_tag(p)));
@@ -357,8 +413,23 @@ pub(crate) fn search(conn: &Connection, q: &SearchQuery, session_sid: Option<i64
                 ))
             })
             .optional()?;
-        let Some((kind, turn, step, ts, tool_name, is_error, text, session_id, provider, project_hash)) = row else { continue };
-        let (preview, preview_start, match_start, text_chars) = preview(&text, &terms, PREVIEW_CHARS);
+        let Some((
+            kind,
+            turn,
+            step,
+            ts,
+            tool_name,
+            is_error,
+            text,
+            session_id,
+            provider,
+            project_hash,
+        )) = row
+        else {
+            continue;
+        };
+        let (preview, preview_start, match_start, text_chars) =
+            preview(&text, &terms, PREVIEW_CHARS);
         hits.push(SearchHit {
             session_id,
             provider: Provider::from_code(provider).unwrap_or(Provider::ClaudeCode),
@@ -376,7 +447,11 @@ pub(crate) fn search(conn: &Connection, q: &SearchQuery, session_sid: Option<i64
             text_chars,
         });
     }
-    let next = if more { ids.last().map(|&eid| SearchCursor { eid }) } else { None };
+    let next = if more {
+        ids.last().map(|&eid| SearchCursor { eid })
+    } else {
+        None
+    };
     Ok(SearchPage { hits, next })
 }
 
@@ -398,15 +473,21 @@ fn fold(c: char) -> char {
 /// A window of about `width` characters around the first occurrence of any term
 /// (case-insensitive), with the window start, the match position and the text length in chars.
 /// Works on the string in place: event texts can be a megabyte.
-pub fn preview(text: &str, terms: &[Vec<char>], width: usize) -> (String, usize, Option<usize>, usize) {
+pub fn preview(
+    text: &str,
+    terms: &[Vec<char>],
+    width: usize,
+) -> (String, usize, Option<usize>, usize) {
     let mut found: Option<usize> = None;
     let mut prev_alnum = false;
     for (ci, (bi, ch)) in text.char_indices().enumerate() {
         if !prev_alnum {
             let rest = &text[bi..];
-            if terms.iter().any(|t| !t.is_empty() && {
-                let mut it = rest.chars();
-                t.iter().all(|c| it.next().is_some_and(|h| fold(h) == *c))
+            if terms.iter().any(|t| {
+                !t.is_empty() && {
+                    let mut it = rest.chars();
+                    t.iter().all(|c| it.next().is_some_and(|h| fold(h) == *c))
+                }
             }) {
                 found = Some(ci);
                 break;
@@ -444,9 +525,15 @@ pub(crate) fn event_row(conn: &Connection, sid: i64, index: u32) -> Result<Optio
 }
 
 /// Index of the first event of the session that comes from the line at `src_off`.
-pub(crate) fn first_event_of_line(conn: &Connection, sid: i64, src_off: i64) -> Result<Option<u32>> {
+pub(crate) fn first_event_of_line(
+    conn: &Connection,
+    sid: i64,
+    src_off: i64,
+) -> Result<Option<u32>> {
     let (lo, hi) = eid_range(sid);
-    let mut st = conn.prepare_cached("SELECT min(eid) FROM events WHERE eid BETWEEN ?1 AND ?2 AND src_off = ?3")?;
+    let mut st = conn.prepare_cached(
+        "SELECT min(eid) FROM events WHERE eid BETWEEN ?1 AND ?2 AND src_off = ?3",
+    )?;
     let min: Option<i64> = st.query_row(params![lo, hi, src_off], |r| r.get(0))?;
     Ok(min.map(|e| split_eid(e).1))
 }

@@ -24,7 +24,10 @@ pub fn eid_range(sid: i64) -> (i64, i64) {
 }
 
 pub fn split_eid(eid: i64) -> (i64, u32) {
-    (eid >> EVENT_BITS, (eid & i64::from(MAX_EVENTS_PER_SESSION)) as u32)
+    (
+        eid >> EVENT_BITS,
+        (eid & i64::from(MAX_EVENTS_PER_SESSION)) as u32,
+    )
 }
 
 const CREATE: &str = r#"
@@ -106,12 +109,23 @@ pub const FTS_HASH_BYTES: i64 = 1 << 20;
 /// Sets the FTS5 settings for a bulk or a small run. They are stored in the index, so this
 /// writes only when they differ. Call inside a write transaction.
 pub fn tune_fts(conn: &Connection, bulk: bool) -> Result<()> {
-    let want = if bulk { FTS_BULK_HASH_BYTES } else { FTS_HASH_BYTES };
+    let want = if bulk {
+        FTS_BULK_HASH_BYTES
+    } else {
+        FTS_HASH_BYTES
+    };
     let current: Option<i64> = conn
-        .query_row("SELECT v FROM events_fts_config WHERE k = 'hashsize'", [], |r| r.get(0))
+        .query_row(
+            "SELECT v FROM events_fts_config WHERE k = 'hashsize'",
+            [],
+            |r| r.get(0),
+        )
         .optional()?;
     if current.unwrap_or(FTS_HASH_BYTES) != want {
-        conn.execute("INSERT INTO events_fts(events_fts, rank) VALUES('hashsize', ?1)", [want])?;
+        conn.execute(
+            "INSERT INTO events_fts(events_fts, rank) VALUES('hashsize', ?1)",
+            [want],
+        )?;
     }
     Ok(())
 }
@@ -140,7 +154,9 @@ pub fn open_ready(path: &std::path::Path) -> Result<Connection> {
     loop {
         let attempt = open(path).and_then(|mut conn| ensure(&mut conn).map(|()| conn));
         match attempt {
-            Err(crate::error::Error::Db(e)) if is_busy(&e) && std::time::Instant::now() < deadline => {
+            Err(crate::error::Error::Db(e))
+                if is_busy(&e) && std::time::Instant::now() < deadline =>
+            {
                 std::thread::sleep(pause);
                 pause = (pause * 2).min(std::time::Duration::from_millis(100));
             }
@@ -150,7 +166,10 @@ pub fn open_ready(path: &std::path::Path) -> Result<Connection> {
 }
 
 fn is_busy(e: &rusqlite::Error) -> bool {
-    matches!(e.sqlite_error_code(), Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked))
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
 }
 
 /// Creates the schema, or drops an index of another version and creates it anew.
@@ -165,15 +184,30 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
     if current != SCHEMA_VERSION {
         let mut names: Vec<(String, String)> = {
             let mut st = tx.prepare("SELECT type, name FROM sqlite_master WHERE type IN ('table','view') AND name NOT LIKE 'sqlite_%'")?;
-            st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<rusqlite::Result<_>>()?
+            st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<rusqlite::Result<_>>()?
         };
         // Virtual tables own shadow tables: drop them first, then whatever is left.
-        names.sort_by_key(|(_, n)| !tx.query_row("SELECT sql LIKE 'CREATE VIRTUAL%' FROM sqlite_master WHERE name = ?1", [n], |r| r.get::<_, bool>(0)).unwrap_or(false));
+        names.sort_by_key(|(_, n)| {
+            !tx.query_row(
+                "SELECT sql LIKE 'CREATE VIRTUAL%' FROM sqlite_master WHERE name = ?1",
+                [n],
+                |r| r.get::<_, bool>(0),
+            )
+            .unwrap_or(false)
+        });
         for (ty, name) in names {
-            let exists: bool = tx.query_row("SELECT count(*) > 0 FROM sqlite_master WHERE name = ?1", [&name], |r| r.get(0))?;
+            let exists: bool = tx.query_row(
+                "SELECT count(*) > 0 FROM sqlite_master WHERE name = ?1",
+                [&name],
+                |r| r.get(0),
+            )?;
             if exists {
                 let what = if ty == "view" { "VIEW" } else { "TABLE" };
-                tx.execute_batch(&format!("DROP {what} IF EXISTS \"{}\"", name.replace('"', "\"\"")))?;
+                tx.execute_batch(&format!(
+                    "DROP {what} IF EXISTS \"{}\"",
+                    name.replace('"', "\"\"")
+                ))?;
             }
         }
         tx.execute_batch(CREATE)?;

@@ -26,7 +26,10 @@ pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
         "turn_context" => {
             if let Some(m) = str_field(payload, "model") {
                 st.codex.model = Some(m.to_string());
-                out.push(Event::new(EventKind::Notification, format!("turn_context model={m}")));
+                out.push(Event::new(
+                    EventKind::Notification,
+                    format!("turn_context model={m}"),
+                ));
             } else {
                 out.push(Event::new(EventKind::Notification, "turn_context"));
             }
@@ -65,12 +68,20 @@ pub(crate) fn model_before(file: &mut (impl Read + Seek), offset: u64) -> Option
         file.read_exact(&mut buf).ok()?;
         buf.extend_from_slice(&carry);
         // The part before the first newline may be the tail of a line that starts earlier.
-        let whole_from = if start == 0 { 0 } else { buf.iter().position(|b| *b == b'\n').map_or(buf.len(), |i| i + 1) };
+        let whole_from = if start == 0 {
+            0
+        } else {
+            buf.iter()
+                .position(|b| *b == b'\n')
+                .map_or(buf.len(), |i| i + 1)
+        };
         for line in buf[whole_from..].rsplit(|b| *b == b'\n') {
             if !line.windows(TAG.len()).any(|w| w == TAG) {
                 continue;
             }
-            let Ok(v) = serde_json::from_slice::<Value>(line) else { continue };
+            let Ok(v) = serde_json::from_slice::<Value>(line) else {
+                continue;
+            };
             if str_field(&v, "type") == Some("turn_context")
                 && let Some(m) = v.get("payload").and_then(|p| str_field(p, "model"))
             {
@@ -118,7 +129,11 @@ fn response_item(ptype: &str, p: &Value, out: &mut Vec<Event>) {
             out.push(Event::new(EventKind::Reasoning, text));
         }
         "function_call" | "custom_tool_call" | "local_shell_call" | "web_search_call" => {
-            let args = match p.get("arguments").or_else(|| p.get("input")).or_else(|| p.get("action")) {
+            let args = match p
+                .get("arguments")
+                .or_else(|| p.get("input"))
+                .or_else(|| p.get("action"))
+            {
                 Some(Value::String(s)) => s.clone(),
                 Some(other) => other.to_string(),
                 None => String::new(),
@@ -135,7 +150,14 @@ fn response_item(ptype: &str, p: &Value, out: &mut Vec<Event>) {
             ev.is_error = exit.is_some_and(|c| c != 0);
             out.push(ev);
         }
-        other => out.push(Event::new(EventKind::Notification, if other.is_empty() { "response_item" } else { other })),
+        other => out.push(Event::new(
+            EventKind::Notification,
+            if other.is_empty() {
+                "response_item"
+            } else {
+                other
+            },
+        )),
     }
 }
 
@@ -144,18 +166,24 @@ fn response_item(ptype: &str, p: &Value, out: &mut Vec<Event>) {
 fn tool_output(out: &Value) -> (String, Option<i64>) {
     let parsed;
     let obj = match out {
-        Value::String(s) if s.trim_start().starts_with('{') => match serde_json::from_str::<Value>(s) {
-            Ok(v) if v.is_object() => {
-                parsed = v;
-                Some(&parsed)
+        Value::String(s) if s.trim_start().starts_with('{') => {
+            match serde_json::from_str::<Value>(s) {
+                Ok(v) if v.is_object() => {
+                    parsed = v;
+                    Some(&parsed)
+                }
+                _ => None,
             }
-            _ => None,
-        },
+        }
         Value::Object(_) => Some(out),
         _ => None,
     };
     if let Some(o) = obj {
-        let text = o.get("output").or_else(|| o.get("content")).map(flatten_text).unwrap_or_else(|| o.to_string());
+        let text = o
+            .get("output")
+            .or_else(|| o.get("content"))
+            .map(flatten_text)
+            .unwrap_or_else(|| o.to_string());
         let exit = o
             .get("metadata")
             .and_then(|m| m.get("exit_code"))
@@ -172,7 +200,9 @@ fn tool_output(out: &Value) -> (String, Option<i64>) {
 fn event_msg(st: &mut ParseState, ptype: &str, p: &Value, out: &mut Vec<Event>) {
     match ptype {
         "token_count" => {
-            let Some(info) = p.get("info").filter(|i| i.is_object()) else { return };
+            let Some(info) = p.get("info").filter(|i| i.is_object()) else {
+                return;
+            };
             let usage = |u: Option<&Value>| {
                 u.filter(|u| u.is_object()).map(|u| {
                     // Codex's input already contains the cached part and its output already
@@ -203,7 +233,10 @@ fn event_msg(st: &mut ParseState, ptype: &str, p: &Value, out: &mut Vec<Event>) 
             if st.codex.seen_response_items {
                 return;
             }
-            let text = str_field(p, "message").or_else(|| str_field(p, "text")).unwrap_or("").to_string();
+            let text = str_field(p, "message")
+                .or_else(|| str_field(p, "text"))
+                .unwrap_or("")
+                .to_string();
             let kind = match ptype {
                 "user_message" if !is_injected_context(&text) => EventKind::User,
                 "user_message" => EventKind::Notification,
@@ -216,13 +249,33 @@ fn event_msg(st: &mut ParseState, ptype: &str, p: &Value, out: &mut Vec<Event>) 
             if let Some(ms) = st.record_ms {
                 st.meta.spawn_ms.push(ms);
             }
-            let detail = str_field(p, "user_facing_hint").or_else(|| str_field(p, "prompt")).unwrap_or("");
-            out.push(Event::new(EventKind::Notification, format!("entered_review_mode {detail}").trim_end().to_string()));
+            let detail = str_field(p, "user_facing_hint")
+                .or_else(|| str_field(p, "prompt"))
+                .unwrap_or("");
+            out.push(Event::new(
+                EventKind::Notification,
+                format!("entered_review_mode {detail}")
+                    .trim_end()
+                    .to_string(),
+            ));
         }
         other => {
-            let detail = str_field(p, "message").or_else(|| str_field(p, "reason")).unwrap_or("");
-            let text = if detail.is_empty() { other.to_string() } else { format!("{other}: {detail}") };
-            let mut ev = Event::new(EventKind::Notification, if other.is_empty() { "event_msg".to_string() } else { text });
+            let detail = str_field(p, "message")
+                .or_else(|| str_field(p, "reason"))
+                .unwrap_or("");
+            let text = if detail.is_empty() {
+                other.to_string()
+            } else {
+                format!("{other}: {detail}")
+            };
+            let mut ev = Event::new(
+                EventKind::Notification,
+                if other.is_empty() {
+                    "event_msg".to_string()
+                } else {
+                    text
+                },
+            );
             ev.is_error = other == "error" || other == "stream_error";
             out.push(ev);
         }
@@ -237,9 +290,14 @@ mod tests {
         let payload = if kind == "turn_context" {
             format!(r#"{{"model":"{model}","cwd":"/x"}}"#)
         } else {
-            format!(r#"{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"{}"}}]}}"#, "y".repeat(pad))
+            format!(
+                r#"{{"type":"message","role":"assistant","content":[{{"type":"output_text","text":"{}"}}]}}"#,
+                "y".repeat(pad)
+            )
         };
-        format!("{{\"timestamp\":\"2025-01-01T00:00:00Z\",\"type\":\"{kind}\",\"payload\":{payload}}}\n")
+        format!(
+            "{{\"timestamp\":\"2025-01-01T00:00:00Z\",\"type\":\"{kind}\",\"payload\":{payload}}}\n"
+        )
     }
 
     #[test]
@@ -258,11 +316,22 @@ mod tests {
         let mut file = std::io::Cursor::new(doc.into_bytes());
         assert_eq!(model_before(&mut file, 0), None);
         for (off, want) in offsets {
-            assert_eq!(model_before(&mut file, off).as_deref(), want, "offset {off}");
+            assert_eq!(
+                model_before(&mut file, off).as_deref(),
+                want,
+                "offset {off}"
+            );
         }
         // A line that only mentions the word is not a turn context.
-        let decoy = format!("{}{}", line("turn_context", "real", 0), line("response_item", "turn_context", 10).replace("yyyyyyyyyy", "turn_context"));
+        let decoy = format!(
+            "{}{}",
+            line("turn_context", "real", 0),
+            line("response_item", "turn_context", 10).replace("yyyyyyyyyy", "turn_context")
+        );
         let len = decoy.len() as u64;
-        assert_eq!(model_before(&mut std::io::Cursor::new(decoy.into_bytes()), len).as_deref(), Some("real"));
+        assert_eq!(
+            model_before(&mut std::io::Cursor::new(decoy.into_bytes()), len).as_deref(),
+            Some("real")
+        );
     }
 }

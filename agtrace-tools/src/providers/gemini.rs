@@ -19,13 +19,18 @@ pub fn parse_document(st: &mut ParseState, bytes: &[u8], keep_raw: bool) -> Opti
     }
     let mut out = Vec::new();
     let empty = Vec::new();
-    let messages = doc.get("messages").and_then(Value::as_array).unwrap_or(&empty);
+    let messages = doc
+        .get("messages")
+        .and_then(Value::as_array)
+        .unwrap_or(&empty);
     for m in messages {
         if !m.is_object() {
             st.malformed += 1;
             continue;
         }
-        st.record_ms = str_field(m, "timestamp").and_then(crate::model::parse_ts).map(|t| t.timestamp_millis());
+        st.record_ms = str_field(m, "timestamp")
+            .and_then(crate::model::parse_ts)
+            .map(|t| t.timestamp_millis());
         let mut drafts = Vec::new();
         message(m, &mut drafts);
         for mut ev in drafts {
@@ -36,7 +41,11 @@ pub fn parse_document(st: &mut ParseState, bytes: &[u8], keep_raw: bool) -> Opti
         }
     }
     if st.meta.start_ms.is_none() {
-        st.meta.start_ms = doc.get("startTime").and_then(Value::as_str).and_then(crate::model::parse_ts).map(|t| t.timestamp_millis());
+        st.meta.start_ms = doc
+            .get("startTime")
+            .and_then(Value::as_str)
+            .and_then(crate::model::parse_ts)
+            .map(|t| t.timestamp_millis());
     }
     Some(out)
 }
@@ -47,7 +56,14 @@ fn message(m: &Value, out: &mut Vec<Event>) {
         "user" => out.push(Event::new(EventKind::User, content)),
         "gemini" => gemini(m, content, out),
         other => {
-            let mut ev = Event::new(EventKind::Notification, if content.is_empty() { other.to_string() } else { content });
+            let mut ev = Event::new(
+                EventKind::Notification,
+                if content.is_empty() {
+                    other.to_string()
+                } else {
+                    content
+                },
+            );
             ev.is_error = other == "error";
             out.push(ev);
         }
@@ -62,7 +78,12 @@ fn gemini(m: &Value, content: String, out: &mut Vec<Event>) {
         ev.message_id = message_id.clone();
         out.push(ev);
     };
-    for t in m.get("thoughts").and_then(Value::as_array).into_iter().flatten() {
+    for t in m
+        .get("thoughts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let text = match (str_field(t, "subject"), str_field(t, "description")) {
             (Some(s), Some(d)) => format!("{s}: {d}"),
             (Some(s), None) => s.to_string(),
@@ -76,10 +97,18 @@ fn gemini(m: &Value, content: String, out: &mut Vec<Event>) {
     if !content.is_empty() {
         push(Event::new(EventKind::Message, content));
     }
-    for call in m.get("toolCalls").and_then(Value::as_array).into_iter().flatten() {
+    for call in m
+        .get("toolCalls")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let name = str_field(call, "name").map(str::to_string);
         let id = str_field(call, "id").map(str::to_string);
-        let mut ev = Event::new(EventKind::ToolCall, call.get("args").map(Value::to_string).unwrap_or_default());
+        let mut ev = Event::new(
+            EventKind::ToolCall,
+            call.get("args").map(Value::to_string).unwrap_or_default(),
+        );
         ev.tool_name = name.clone();
         ev.call_id = id.clone();
         push(ev);
@@ -117,7 +146,12 @@ fn gemini(m: &Value, content: String, out: &mut Vec<Event>) {
 /// rendering and only a fallback.
 fn tool_result_text(call: &Value) -> String {
     let mut parts = Vec::new();
-    for r in call.get("result").and_then(Value::as_array).into_iter().flatten() {
+    for r in call
+        .get("result")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         let resp = r.get("functionResponse").and_then(|f| f.get("response"));
         if let Some(resp) = resp {
             if let Some(o) = resp.get("output") {
@@ -130,8 +164,9 @@ fn tool_result_text(call: &Value) -> String {
         }
     }
     if parts.is_empty()
-        && let Some(d) = call.get("resultDisplay") {
-            return flatten_text(d);
-        }
+        && let Some(d) = call.get("resultDisplay")
+    {
+        return flatten_text(d);
+    }
     parts.join("\n")
 }

@@ -28,9 +28,16 @@ pub struct FileHint {
 impl FileHint {
     /// Derives the hint from a log file path (`agent-<id>.jsonl` is a Claude sub-agent).
     pub fn from_path(provider: Provider, path: &Path) -> FileHint {
-        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("unknown").to_string();
+        let stem = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("unknown")
+            .to_string();
         let is_subagent = provider == Provider::ClaudeCode && stem.starts_with("agent-");
-        FileHint { session_id: stem, is_subagent }
+        FileHint {
+            session_id: stem,
+            is_subagent,
+        }
     }
 }
 
@@ -148,15 +155,20 @@ impl ParseState {
             _ => {}
         }
         if let Some(m) = &ev.model
-            && self.meta.model.as_deref() != Some(m) {
-                self.meta.model = Some(m.clone());
-            }
+            && self.meta.model.as_deref() != Some(m)
+        {
+            self.meta.model = Some(m.clone());
+        }
         out.push(ev);
     }
 
     /// Number of turns so far (a session with any event has at least one).
     pub fn turn_count(&self) -> u32 {
-        if self.next_index == 0 { 0 } else { self.position.turn + 1 }
+        if self.next_index == 0 {
+            0
+        } else {
+            self.position.turn + 1
+        }
     }
 }
 
@@ -182,7 +194,10 @@ pub fn parse_jsonl(state: &mut ParseState, bytes: &[u8], base: u64, keep_raw: bo
         if !line.is_empty() {
             match serde_json::from_slice::<Value>(line) {
                 Ok(v) if v.is_object() => {
-                    let span = SourceSpan { offset: base + pos as u64, len: (line_end - pos) as u32 };
+                    let span = SourceSpan {
+                        offset: base + pos as u64,
+                        len: (line_end - pos) as u32,
+                    };
                     record(state, &v, span, keep_raw, &mut events);
                 }
                 // An unterminated last line that does not parse is still being written.
@@ -192,10 +207,19 @@ pub fn parse_jsonl(state: &mut ParseState, bytes: &[u8], base: u64, keep_raw: bo
         }
         pos = next;
     }
-    ParsedChunk { events, end_offset: base + pos as u64 }
+    ParsedChunk {
+        events,
+        end_offset: base + pos as u64,
+    }
 }
 
-fn record(state: &mut ParseState, v: &Value, span: SourceSpan, keep_raw: bool, out: &mut Vec<Event>) {
+fn record(
+    state: &mut ParseState,
+    v: &Value,
+    span: SourceSpan,
+    keep_raw: bool,
+    out: &mut Vec<Event>,
+) {
     state.record_ms = v
         .get("timestamp")
         .and_then(Value::as_str)
@@ -217,7 +241,11 @@ fn record(state: &mut ParseState, v: &Value, span: SourceSpan, keep_raw: bool, o
 }
 
 /// Parses a whole log file from the start.
-pub fn parse_file(provider: Provider, path: &Path, keep_raw: bool) -> Result<(ParseState, Vec<Event>)> {
+pub fn parse_file(
+    provider: Provider,
+    path: &Path,
+    keep_raw: bool,
+) -> Result<(ParseState, Vec<Event>)> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let mut state = ParseState::new(provider, &FileHint::from_path(provider, path));
     let events = match provider {
@@ -287,7 +315,9 @@ pub(crate) fn flatten_text(v: &Value) -> String {
 pub(crate) fn exit_code_in_text(text: &str) -> Option<i64> {
     for line in text.lines().take(12) {
         let l = line.trim();
-        let rest = l.strip_prefix("Exit code:").or_else(|| l.strip_prefix("Exit Code:"));
+        let rest = l
+            .strip_prefix("Exit code:")
+            .or_else(|| l.strip_prefix("Exit Code:"));
         if let Some(rest) = rest {
             return rest.trim().parse().ok();
         }

@@ -24,7 +24,11 @@ impl Excerpt {
         Excerpt {
             text: text[..cut].to_owned(),
             truncated,
-            original_chars: if truncated { text.chars().count() } else { text[..cut].chars().count() },
+            original_chars: if truncated {
+                text.chars().count()
+            } else {
+                text[..cut].chars().count()
+            },
         }
     }
 
@@ -121,8 +125,18 @@ mod tests {
 
     #[test]
     fn escaped_length_matches_serde_json() {
-        for s in ["plain", "quote \" and \\ back", "ctl \u{1}\u{1f} \n\t\r", "日本語 emoji🙂", ""] {
-            assert_eq!(json_str_len(s), serde_json::to_string(s).unwrap().len(), "{s:?}");
+        for s in [
+            "plain",
+            "quote \" and \\ back",
+            "ctl \u{1}\u{1f} \n\t\r",
+            "日本語 emoji🙂",
+            "",
+        ] {
+            assert_eq!(
+                json_str_len(s),
+                serde_json::to_string(s).unwrap().len(),
+                "{s:?}"
+            );
         }
     }
 
@@ -144,12 +158,18 @@ mod tests {
     #[test]
     fn excerpts_say_what_was_cut() {
         let e = Excerpt::head("héllo world", 5);
-        assert_eq!((e.text.as_str(), e.truncated, e.original_chars), ("héllo", true, 11));
+        assert_eq!(
+            (e.text.as_str(), e.truncated, e.original_chars),
+            ("héllo", true, 11)
+        );
         let e = Excerpt::head("short", 50);
         assert_eq!((e.truncated, e.original_chars), (false, 5));
         let e = Excerpt::line("  two\n\n  lines  ", 50);
         assert_eq!((e.text.as_str(), e.truncated), ("two lines", false));
         let e = Excerpt::line("one two three", 7);
-        assert_eq!((e.text.as_str(), e.truncated, e.original_chars), ("one two", true, 13));
+        assert_eq!(
+            (e.text.as_str(), e.truncated, e.original_chars),
+            ("one two", true, 13)
+        );
     }
 }

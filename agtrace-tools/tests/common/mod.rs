@@ -45,7 +45,10 @@ pub fn dump(data_dir: &Path) -> Vec<String> {
     let n = st.column_count();
     let rows = st
         .query_map([], |r| {
-            Ok((0..n).map(|i| format!("{:?}", r.get_ref(i).unwrap())).collect::<Vec<_>>().join("|"))
+            Ok((0..n)
+                .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
+                .collect::<Vec<_>>()
+                .join("|"))
         })
         .unwrap();
     out.extend(rows.map(Result::unwrap));
@@ -59,15 +62,30 @@ pub fn dump(data_dir: &Path) -> Vec<String> {
     let n = st.column_count();
     let rows = st
         .query_map([], |r| {
-            Ok((0..n).map(|i| format!("{:?}", r.get_ref(i).unwrap())).collect::<Vec<_>>().join("|"))
+            Ok((0..n)
+                .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
+                .collect::<Vec<_>>()
+                .join("|"))
         })
         .unwrap();
     out.extend(rows.map(Result::unwrap));
     let orphans: i64 = conn
-        .query_row("SELECT count(*) FROM events_fts f WHERE f.rowid NOT IN (SELECT eid FROM events)", [], |r| r.get(0))
+        .query_row(
+            "SELECT count(*) FROM events_fts f WHERE f.rowid NOT IN (SELECT eid FROM events)",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     out.push(format!("orphan fts rows: {orphans}"));
-    let mut st = conn.prepare("SELECT hash, root FROM projects ORDER BY hash").unwrap();
-    out.extend(st.query_map([], |r| Ok(format!("project {:?} {:?}", r.get_ref(0)?, r.get_ref(1)?))).unwrap().map(Result::unwrap));
+    let mut st = conn
+        .prepare("SELECT hash, root FROM projects ORDER BY hash")
+        .unwrap();
+    out.extend(
+        st.query_map([], |r| {
+            Ok(format!("project {:?} {:?}", r.get_ref(0)?, r.get_ref(1)?))
+        })
+        .unwrap()
+        .map(Result::unwrap),
+    );
     out
 }

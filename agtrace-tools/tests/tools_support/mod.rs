@@ -26,7 +26,11 @@ pub async fn samples() -> Served {
     store.refresh().unwrap();
     let server = agtrace_tools::server::build(store.clone()).unwrap();
     let client = TestClient::in_process(&server).await;
-    Served { _tmp: tmp, store, client }
+    Served {
+        _tmp: tmp,
+        store,
+        client,
+    }
 }
 
 /// Calls `tool` page after page until the last, checking every page's pagination facts and
@@ -42,14 +46,28 @@ pub async fn all_pages(client: &TestClient, tool: &str, args: Value) -> Vec<Answ
         let answer = client.call(tool, a).await;
         answer.expect_ok();
         client.assert_within_size_hint(&answer);
-        assert!(answer.envelope.get("warnings").is_none(), "{tool}: {}", answer.envelope["warnings"]);
+        assert!(
+            answer.envelope.get("warnings").is_none(),
+            "{tool}: {}",
+            answer.envelope["warnings"]
+        );
         let p = &answer.envelope["pagination"];
-        assert_eq!(p["has_more"].as_bool(), Some(answer.next_cursor().is_some()), "{tool}: {p}");
-        assert_eq!(p["total_in_page"].as_u64().unwrap() as usize, answer.data().as_array().unwrap().len());
+        assert_eq!(
+            p["has_more"].as_bool(),
+            Some(answer.next_cursor().is_some()),
+            "{tool}: {p}"
+        );
+        assert_eq!(
+            p["total_in_page"].as_u64().unwrap() as usize,
+            answer.data().as_array().unwrap().len()
+        );
         cursor = answer.next_cursor().map(str::to_owned);
         let more = cursor.is_some();
         if more {
-            assert!(!answer.data().as_array().unwrap().is_empty(), "{tool}: an empty page before the end");
+            assert!(
+                !answer.data().as_array().unwrap().is_empty(),
+                "{tool}: an empty page before the end"
+            );
         }
         pages.push(answer);
         assert!(pages.len() < 2000, "{tool}: runaway pagination");
@@ -61,7 +79,10 @@ pub async fn all_pages(client: &TestClient, tool: &str, args: Value) -> Vec<Answ
 
 /// Every item of every page, in order.
 pub fn items(pages: &[Answer]) -> Vec<Value> {
-    pages.iter().flat_map(|p| p.data().as_array().unwrap().clone()).collect()
+    pages
+        .iter()
+        .flat_map(|p| p.data().as_array().unwrap().clone())
+        .collect()
 }
 
 /// Reassembles event texts from `get_session_full` / `get_event_details` parts, checking that
@@ -75,7 +96,11 @@ pub fn reassemble(parts: &[Value]) -> Vec<(u64, String)> {
         let offset = p["text_offset"].as_u64().unwrap() as usize;
         match out.last_mut() {
             Some((last, whole)) if open && *last == index => {
-                assert_eq!(whole.chars().count(), offset, "event {index} resumes at the wrong offset");
+                assert_eq!(
+                    whole.chars().count(),
+                    offset,
+                    "event {index} resumes at the wrong offset"
+                );
                 whole.push_str(text);
             }
             _ => {
@@ -87,7 +112,10 @@ pub fn reassemble(parts: &[Value]) -> Vec<(u64, String)> {
         open = p["continues"].as_bool().unwrap();
         if !open {
             let (_, whole) = out.last().unwrap();
-            assert_eq!(whole.chars().count() as u64, p["text_chars"].as_u64().unwrap());
+            assert_eq!(
+                whole.chars().count() as u64,
+                p["text_chars"].as_u64().unwrap()
+            );
         }
     }
     assert!(!open, "the last part says it continues");
@@ -95,6 +123,10 @@ pub fn reassemble(parts: &[Value]) -> Vec<(u64, String)> {
 }
 
 pub fn error_code(answer: &Answer) -> &str {
-    assert!(answer.is_error, "expected an error from `{}`, got {}", answer.tool, answer.envelope);
+    assert!(
+        answer.is_error,
+        "expected an error from `{}`, got {}",
+        answer.tool, answer.envelope
+    );
     answer.error_code().unwrap()
 }

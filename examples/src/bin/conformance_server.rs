@@ -9,13 +9,17 @@ use std::net::SocketAddr;
 async fn main() {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let addr = match args.as_slice() {
         [flag, addr] if flag == "--listen" => match addr.parse::<SocketAddr>() {
             Ok(addr) => addr,
-            Err(e) => fail(&format!("`{addr}` is not an address like 127.0.0.1:3000: {e}")),
+            Err(e) => fail(&format!(
+                "`{addr}` is not an address like 127.0.0.1:3000: {e}"
+            )),
         },
         _ => fail("usage: conformance_server --listen ADDR"),
     };

@@ -9,7 +9,9 @@ use std::net::SocketAddr;
 async fn main() {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let server = mcp_tool_examples::hello::server();
@@ -17,7 +19,9 @@ async fn main() {
         [] => server.serve_stdio().await,
         [flag, addr] if flag == "--http" => match addr.parse::<SocketAddr>() {
             Ok(addr) => server.serve_http(addr).await,
-            Err(e) => fail(&format!("`{addr}` is not an address like 127.0.0.1:8080: {e}")),
+            Err(e) => fail(&format!(
+                "`{addr}` is not an address like 127.0.0.1:8080: {e}"
+            )),
         },
         _ => fail("usage: hello_tools [--http ADDR]"),
     };

@@ -111,11 +111,18 @@ impl ToolServerBuilder {
                     if !known.contains(family.as_str()) {
                         problems.push(format!(
                             "family `{family}` has no tools (registered families: {})",
-                            known.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>().join(", ")
+                            known
+                                .iter()
+                                .map(|f| format!("`{f}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
                         ));
                     }
                 }
-                registered.into_iter().filter(|t| families.iter().any(|f| f == t.family)).collect()
+                registered
+                    .into_iter()
+                    .filter(|t| families.iter().any(|f| f == t.family))
+                    .collect()
             }
         };
 
@@ -160,7 +167,10 @@ impl ToolServerBuilder {
 
         let mut server_info = Implementation::new(self.name, self.version);
         server_info.title = self.title;
-        let capabilities = ServerCapabilities::builder().enable_tools().enable_logging().build();
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .build();
         let mut config = ServerConfig::new(capabilities).with_server_info(server_info);
         config.instructions = self.instructions;
         Ok(ToolServer {
@@ -184,7 +194,11 @@ pub const SIZE_HINT_META: &str = "mcp-tool/size_hint_bytes";
 fn prepare(def: &'static ToolDef) -> Result<Prepared, String> {
     let input = (def.input_schema)();
     let Value::Object(input) = input else {
-        return Err(format!("tool `{}` ({}): input schema is not a JSON object", def.name, def.location()));
+        return Err(format!(
+            "tool `{}` ({}): input schema is not a JSON object",
+            def.name,
+            def.location()
+        ));
     };
     match input.get("type") {
         Some(Value::String(t)) if t == "object" => {}
@@ -199,7 +213,9 @@ fn prepare(def: &'static ToolDef) -> Result<Prepared, String> {
         }
     }
     let properties = input.get("properties").and_then(Value::as_object);
-    let parameters: Vec<String> = properties.map(|p| p.keys().cloned().collect()).unwrap_or_default();
+    let parameters: Vec<String> = properties
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default();
     let defaults: Map<String, Value> = properties
         .map(|p| {
             p.iter()
@@ -231,7 +247,12 @@ fn prepare(def: &'static ToolDef) -> Result<Prepared, String> {
     let mut meta = rmcp::model::MetaObject::new();
     meta.insert(SIZE_HINT_META.into(), serde_json::json!(def.size_hint));
     tool = tool.with_meta(meta);
-    Ok(Prepared { def, tool, defaults, parameters })
+    Ok(Prepared {
+        def,
+        tool,
+        defaults,
+        parameters,
+    })
 }
 
 /// The design rules on what the client will see (the schemas), for what syntax could not
@@ -246,7 +267,11 @@ fn lint_schema(prepared: &Prepared) -> Vec<LintWarning> {
         open_world: def.open_world,
     };
     let input = Value::Object((*prepared.tool.input_schema).clone());
-    let output = prepared.tool.output_schema.as_ref().map(|o| Value::Object((**o).clone()));
+    let output = prepared
+        .tool
+        .output_schema
+        .as_ref()
+        .map(|o| Value::Object((**o).clone()));
     let silenced: Vec<&'static str> = (def.exceptions)().iter().map(|e| e.lint).collect();
     let report = mcp_tool_lint::schema::check_schema_tool(
         def.name,
@@ -260,7 +285,11 @@ fn lint_schema(prepared: &Prepared) -> Vec<LintWarning> {
         .into_iter()
         .filter(|f| !silenced.contains(&f.code()))
         .map(|f| {
-            let warning = LintWarning { tool: def.name, lint: f.code(), message: f.render() };
+            let warning = LintWarning {
+                tool: def.name,
+                lint: f.code(),
+                message: f.render(),
+            };
             tracing::warn!(tool = def.name, lint = warning.lint, "{}", warning.message);
             warning
         })
@@ -279,11 +308,17 @@ pub struct LintWarning {
 fn describe(def: &ToolDef) -> String {
     let size = format_size(def.size_hint);
     let contract = if def.paginated {
-        format!("Each page of the answer is at most about {size}; pass `next_cursor` as `cursor` for the next page.")
+        format!(
+            "Each page of the answer is at most about {size}; pass `next_cursor` as `cursor` for the next page."
+        )
     } else {
         format!("The answer is at most about {size}.")
     };
-    if def.description.trim().is_empty() { contract } else { format!("{}\n\n{contract}", def.description.trim_end()) }
+    if def.description.trim().is_empty() {
+        contract
+    } else {
+        format!("{}\n\n{contract}", def.description.trim_end())
+    }
 }
 
 /// Everything wrong with a tool set, found in one pass.
@@ -294,7 +329,12 @@ pub struct BuildError {
 
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "the tool server could not be built ({} problem{}):", self.problems.len(), if self.problems.len() == 1 { "" } else { "s" })?;
+        writeln!(
+            f,
+            "the tool server could not be built ({} problem{}):",
+            self.problems.len(),
+            if self.problems.len() == 1 { "" } else { "s" }
+        )?;
         for p in &self.problems {
             writeln!(f, "  - {p}")?;
         }

@@ -19,7 +19,12 @@ pub struct UnknownTool {
 
 impl std::fmt::Display for UnknownTool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "unknown tool `{}`; available: {}", self.name, self.available.join(", "))
+        write!(
+            f,
+            "unknown tool `{}`; available: {}",
+            self.name,
+            self.available.join(", ")
+        )
     }
 }
 
@@ -36,22 +41,37 @@ impl ToolServer {
             other => {
                 let e = ToolError::invalid_parameter(
                     "$",
-                    format!("Arguments must be a JSON object, got {}.", json_kind(&other)),
+                    format!(
+                        "Arguments must be a JSON object, got {}.",
+                        json_kind(&other)
+                    ),
                 );
                 return Ok(envelope::failure(&e));
             }
         };
-        Ok(self.run(prepared, arguments, ToolContext::detached(prepared.def)).await)
+        Ok(self
+            .run(prepared, arguments, ToolContext::detached(prepared.def))
+            .await)
     }
 
     pub(crate) fn unknown(&self, name: &str) -> UnknownTool {
         UnknownTool {
             name: name.to_owned(),
-            available: self.inner.tools.iter().map(|p| p.def.name.to_owned()).collect(),
+            available: self
+                .inner
+                .tools
+                .iter()
+                .map(|p| p.def.name.to_owned())
+                .collect(),
         }
     }
 
-    pub(crate) async fn run(&self, prepared: &Prepared, arguments: Map<String, Value>, context: ToolContext) -> Envelope {
+    pub(crate) async fn run(
+        &self,
+        prepared: &Prepared,
+        arguments: Map<String, Value>,
+        context: ToolContext,
+    ) -> Envelope {
         let def = prepared.def;
         let mut warnings: Vec<String> = arguments
             .keys()
@@ -59,15 +79,22 @@ impl ToolServer {
             .map(|k| format!("Unknown argument `{k}` was ignored."))
             .collect();
 
-        let fingerprint = def.paginated.then(|| cursor::fingerprint(&arguments, &prepared.defaults, &prepared.parameters));
+        let fingerprint = def
+            .paginated
+            .then(|| cursor::fingerprint(&arguments, &prepared.defaults, &prepared.parameters));
         if let (Some(fp), Some(Value::String(text))) = (&fingerprint, arguments.get("cursor"))
-            && let Err(e) = cursor::verify(text, def.name, fp) {
-                return envelope::failure(&e);
-            }
+            && let Err(e) = cursor::verify(text, def.name, fp)
+        {
+            return envelope::failure(&e);
+        }
 
         let cancellation = context.cancellation().clone();
         let notes = context.notes();
-        let invocation = Invocation { arguments, states: self.inner.states.clone(), context };
+        let invocation = Invocation {
+            arguments,
+            states: self.inner.states.clone(),
+            context,
+        };
         let call = AssertUnwindSafe((def.call)(invocation)).catch_unwind();
         let outcome = tokio::select! {
             biased;
@@ -93,10 +120,7 @@ impl ToolServer {
     }
 }
 
-async fn with_timeout<F, T>(
-    timeout: Option<std::time::Duration>,
-    call: F,
-) -> Result<T, ToolError>
+async fn with_timeout<F, T>(timeout: Option<std::time::Duration>, call: F) -> Result<T, ToolError>
 where
     F: std::future::Future<Output = std::thread::Result<Result<T, ToolError>>>,
 {
@@ -119,8 +143,10 @@ where
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown panic".into());
         tracing::error!(panic = %what, "a tool panicked");
-        Err(ToolError::internal("The tool failed unexpectedly (it panicked); the server is still running.")
-            .with_detail("panic", what))
+        Err(ToolError::internal(
+            "The tool failed unexpectedly (it panicked); the server is still running.",
+        )
+        .with_detail("panic", what))
     })
 }
 

@@ -19,14 +19,19 @@ pub(crate) struct Handler {
 
 impl Handler {
     pub fn new(server: ToolServer) -> Self {
-        Self { server, level: LevelFilter::default() }
+        Self {
+            server,
+            level: LevelFilter::default(),
+        }
     }
 }
 
 /// `tools/list` cursors are plain offsets: the list is static for the life of the server.
 fn parse_list_cursor(cursor: Option<&str>, len: usize) -> Result<usize, McpError> {
     let Some(text) = cursor else { return Ok(0) };
-    let offset = text.strip_prefix("tools:").and_then(|n| n.parse::<usize>().ok());
+    let offset = text
+        .strip_prefix("tools:")
+        .and_then(|n| n.parse::<usize>().ok());
     match offset {
         Some(o) if o <= len => Ok(o),
         _ => Err(McpError::invalid_params(
@@ -53,9 +58,14 @@ impl ServerHandler for Handler {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let all = &self.server.inner.tools;
-        let start = parse_list_cursor(request.as_ref().and_then(|r| r.cursor.as_deref()), all.len())?;
+        let start = parse_list_cursor(
+            request.as_ref().and_then(|r| r.cursor.as_deref()),
+            all.len(),
+        )?;
         let end = (start + self.server.inner.tools_page_size).min(all.len());
-        let mut result = ListToolsResult::with_all_items(all[start..end].iter().map(|p| p.tool.clone()).collect());
+        let mut result = ListToolsResult::with_all_items(
+            all[start..end].iter().map(|p| p.tool.clone()).collect(),
+        );
         if end < all.len() {
             result.next_cursor = Some(format!("tools:{end}"));
         }
@@ -86,7 +96,14 @@ impl ServerHandler for Handler {
             context.ct.clone(),
             self.level.clone(),
         );
-        let envelope = self.server.run(prepared, request.arguments.unwrap_or_default(), tool_context).await;
+        let envelope = self
+            .server
+            .run(
+                prepared,
+                request.arguments.unwrap_or_default(),
+                tool_context,
+            )
+            .await;
         let mut result = CallToolResult::default();
         result.is_error = Some(envelope.is_error);
         match envelope.blocks {
@@ -95,7 +112,10 @@ impl ServerHandler for Handler {
                 result.content = blocks;
                 let mut meta = rmcp::model::MetaObject::new();
                 meta.insert("bytes".into(), json!(envelope.text.len()));
-                meta.insert("estimated_tokens".into(), json!(crate::estimate_tokens(envelope.text.len())));
+                meta.insert(
+                    "estimated_tokens".into(),
+                    json!(crate::estimate_tokens(envelope.text.len())),
+                );
                 result.meta = Some(meta);
             }
             None => {

@@ -46,7 +46,15 @@ impl std::fmt::Debug for ToolServer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ToolServer")
             .field("name", &self.inner.config.server_info.name)
-            .field("tools", &self.inner.tools.iter().map(|p| p.def.name).collect::<Vec<_>>())
+            .field(
+                "tools",
+                &self
+                    .inner
+                    .tools
+                    .iter()
+                    .map(|p| p.def.name)
+                    .collect::<Vec<_>>(),
+            )
             .finish_non_exhaustive()
     }
 }
@@ -78,9 +86,10 @@ impl ToolServer {
 
     /// Every silenced lint with its reason, per tool, for review.
     pub fn exceptions(&self) -> Vec<(&'static str, crate::args::Exception)> {
-        self.definitions().flat_map(|d| (d.exceptions)().into_iter().map(move |e| (d.name, e))).collect()
+        self.definitions()
+            .flat_map(|d| (d.exceptions)().into_iter().map(move |e| (d.name, e)))
+            .collect()
     }
-
 
     pub(crate) fn prepared(&self, name: &str) -> Option<&Prepared> {
         self.inner.by_name.get(name).map(|&i| &self.inner.tools[i])

@@ -2,9 +2,9 @@
 
 use super::{Handler, ToolServer};
 use rmcp::ServiceExt;
+use rmcp::transport::IntoTransport;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::transport::IntoTransport;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -34,7 +34,10 @@ impl ToolServer {
             .serve(transport)
             .await
             .map_err(|e| ServeError::Initialize(e.to_string()))?;
-        running.waiting().await.map_err(|e| ServeError::Session(e.to_string()))?;
+        running
+            .waiting()
+            .await
+            .map_err(|e| ServeError::Session(e.to_string()))?;
         Ok(())
     }
 

@@ -48,28 +48,50 @@ struct FieldCode {
 
 /// `owner` is the type the default function is defined on, `fn_name` its unique suffix,
 /// `value` an expression of type `&T` for the field, `path` an expression of type `&str`.
-fn field_code(owner: &Ident, fn_name: &str, field: &Field, syn_field: &mut syn::Field, value: TokenStream, path: TokenStream) -> FieldCode {
+fn field_code(
+    owner: &Ident,
+    fn_name: &str,
+    field: &Field,
+    syn_field: &mut syn::Field,
+    value: TokenStream,
+    path: TokenStream,
+) -> FieldCode {
     let name = field.ident.to_string();
     let ty = &field.ty;
     // A default on an `Option` and a bound on a non-number are reported by validate; code
     // for them would only add type errors that contradict the help.
-    let default = field.default.as_ref().filter(|_| option_inner(ty).is_none());
+    let default = field
+        .default
+        .as_ref()
+        .filter(|_| option_inner(ty).is_none());
     let numeric = is_number(option_inner(ty).unwrap_or(ty));
     let fn_ident = format_ident!("__mcp_default_{}", fn_name);
     let default_fn = default.map(|expr| {
         let value = match expr {
-            Expr::Lit(l) if matches!(l.lit, Lit::Str(_)) => quote!(::core::convert::Into::into(#expr)),
+            Expr::Lit(l) if matches!(l.lit, Lit::Str(_)) => {
+                quote!(::core::convert::Into::into(#expr))
+            }
             _ => quote!(#expr),
         };
         let path = format!("{owner}::{fn_ident}");
-        syn_field.attrs.push(syn::parse_quote!(#[serde(default = #path)]));
+        syn_field
+            .attrs
+            .push(syn::parse_quote!(#[serde(default = #path)]));
         quote! {
             #[doc(hidden)]
             fn #fn_ident() -> #ty { #value }
         }
     });
-    let min = field.min.as_ref().filter(|_| numeric).map(|(t, _)| t.clone());
-    let max = field.max.as_ref().filter(|_| numeric).map(|(t, _)| t.clone());
+    let min = field
+        .min
+        .as_ref()
+        .filter(|_| numeric)
+        .map(|(t, _)| t.clone());
+    let max = field
+        .max
+        .as_ref()
+        .filter(|_| numeric)
+        .map(|(t, _)| t.clone());
     let mut check = None;
     if min.is_some() || max.is_some() {
         let as_f64 = |b: &Option<String>| match b {
@@ -108,19 +130,38 @@ fn field_code(owner: &Ident, fn_name: &str, field: &Field, syn_field: &mut syn::
             ::mcp_tool_core::__private::ArgKeywords { field: #name, default: #default, minimum: #lo, maximum: #hi }
         });
     }
-    FieldCode { default_fn, check, keywords }
+    FieldCode {
+        default_fn,
+        check,
+        keywords,
+    }
 }
 
 /// Whether a field's type may be a `#[tool_args(tag = ..)]` enum, whose checks the field's
 /// owner must run: any type but the ones known to have none.
 fn may_be_nested(ty: &Type) -> bool {
-    let ty = option_inner(ty).or_else(|| generic_arg(ty, "Vec")).unwrap_or(ty);
-    !is_number(ty) && !matches!(last_ident(ty).as_deref(), Some("String" | "bool" | "Cursor" | "Value" | "char"))
+    let ty = option_inner(ty)
+        .or_else(|| generic_arg(ty, "Vec"))
+        .unwrap_or(ty);
+    !is_number(ty)
+        && !matches!(
+            last_ident(ty).as_deref(),
+            Some("String" | "bool" | "Cursor" | "Value" | "char")
+        )
 }
 
 fn expand_tagged(args: &ArgsItem) -> TokenStream {
-    let Shape::Tagged { tag, variants, sound } = &args.shape else { unreachable!() };
-    let Item::Enum(mut item) = args.item.clone() else { unreachable!() };
+    let Shape::Tagged {
+        tag,
+        variants,
+        sound,
+    } = &args.shape
+    else {
+        unreachable!()
+    };
+    let Item::Enum(mut item) = args.item.clone() else {
+        unreachable!()
+    };
     let ident = &args.ident;
     let mut default_fns = Vec::new();
     let mut arms = Vec::new();
@@ -133,12 +174,18 @@ fn expand_tagged(args: &ArgsItem) -> TokenStream {
             let f = &field.ident;
             let name = f.to_string();
             let path = quote!(&::mcp_tool_core::__private::format!("{}.{}", __path, #name));
-            let code = field_code(ident, &format!("{i}_{f}"), field, syn_field, quote!(#f), path.clone());
+            let code = field_code(
+                ident,
+                &format!("{i}_{f}"),
+                field,
+                syn_field,
+                quote!(#f),
+                path.clone(),
+            );
             default_fns.extend(code.default_fn);
             keywords.extend(code.keywords);
-            let nested = may_be_nested(&field.ty).then(|| {
-                quote!((&::mcp_tool_core::__private::Nested(#f, #path)).check_nested()?;)
-            });
+            let nested = may_be_nested(&field.ty)
+                .then(|| quote!((&::mcp_tool_core::__private::Nested(#f, #path)).check_nested()?;));
             if code.check.is_some() || nested.is_some() {
                 bound.push(f.clone());
             }
@@ -159,14 +206,20 @@ fn expand_tagged(args: &ArgsItem) -> TokenStream {
             });
             let path = format!("{ident}::{fn_ident}");
             let path: syn::ExprPath = syn::parse_str(&path).expect("a path");
-            syn_variant.attrs.push(syn::parse_quote!(#[schemars(transform = #path)]));
+            syn_variant
+                .attrs
+                .push(syn::parse_quote!(#[schemars(transform = #path)]));
         }
     }
     let exception = |target: &str, a: &super::parse::Allow| {
         let (lint, reason) = (a.lint.to_string(), &a.reason);
         quote!(::mcp_tool_core::__private::Exception { target: #target, lint: #lint, reason: #reason })
     };
-    let mut exceptions: Vec<TokenStream> = args.allows.iter().map(|a| exception(&ident.to_string(), a)).collect();
+    let mut exceptions: Vec<TokenStream> = args
+        .allows
+        .iter()
+        .map(|a| exception(&ident.to_string(), a))
+        .collect();
     for v in variants {
         for f in &v.fields {
             let target = format!("{ident}::{}.{}", v.ident, f.ident);
@@ -204,8 +257,12 @@ fn expand_tagged(args: &ArgsItem) -> TokenStream {
 }
 
 fn expand_struct(args: &ArgsItem) -> TokenStream {
-    let Shape::Struct(fields) = &args.shape else { unreachable!() };
-    let Item::Struct(mut item) = args.item.clone() else { unreachable!() };
+    let Shape::Struct(fields) = &args.shape else {
+        unreachable!()
+    };
+    let Item::Struct(mut item) = args.item.clone() else {
+        unreachable!()
+    };
     let ident = &args.ident;
     let mut default_fns = Vec::new();
     let mut checks = Vec::new();
@@ -215,12 +272,21 @@ fn expand_struct(args: &ArgsItem) -> TokenStream {
     for (field, syn_field) in fields.iter().zip(item.fields.iter_mut()) {
         let f = &field.ident;
         let name = f.to_string();
-        let code = field_code(ident, &name, field, syn_field, quote!(&self.#f), quote!(#name));
+        let code = field_code(
+            ident,
+            &name,
+            field,
+            syn_field,
+            quote!(&self.#f),
+            quote!(#name),
+        );
         default_fns.extend(code.default_fn);
         checks.extend(code.check);
         keywords.extend(code.keywords);
         if may_be_nested(&field.ty) {
-            checks.push(quote!((&::mcp_tool_core::__private::Nested(&self.#f, #name)).check_nested()?;));
+            checks.push(
+                quote!((&::mcp_tool_core::__private::Nested(&self.#f, #name)).check_nested()?;),
+            );
             let ty = &field.ty;
             nested_exceptions.push(quote! {
                 (&::mcp_tool_core::__private::NestedType::<#ty>::new()).nested_exceptions(__out);
@@ -228,7 +294,9 @@ fn expand_struct(args: &ArgsItem) -> TokenStream {
         }
     }
 
-    let has_cursor = fields.iter().any(|f| crate::lints::is_cursor(&f.ident, &f.ty));
+    let has_cursor = fields
+        .iter()
+        .any(|f| crate::lints::is_cursor(&f.ident, &f.ty));
     let mut exceptions: Vec<TokenStream> = args
         .allows
         .iter()

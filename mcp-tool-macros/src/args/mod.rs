@@ -5,7 +5,9 @@ mod parse;
 pub(crate) mod validate;
 pub(crate) use validate as validate_helpers;
 
-pub use parse::{Allow, ArgsItem as ArgsItemRef, Field, Shape, Variant, allows_from as parse_allows};
+pub use parse::{
+    Allow, ArgsItem as ArgsItemRef, Field, Shape, Variant, allows_from as parse_allows,
+};
 
 use crate::diagnostics::Errors;
 use proc_macro2::TokenStream;

@@ -17,7 +17,10 @@ pub struct Allow {
 }
 
 pub fn allows_from(map: HashMap<Ident, LitStr>) -> Vec<Allow> {
-    let mut allows: Vec<Allow> = map.into_iter().map(|(lint, reason)| Allow { lint, reason }).collect();
+    let mut allows: Vec<Allow> = map
+        .into_iter()
+        .map(|(lint, reason)| Allow { lint, reason })
+        .collect();
     allows.sort_by_key(|a| a.lint.to_string());
     allows
 }
@@ -100,7 +103,10 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
             return None;
         }
     };
-    let (allows, tag) = match NestedMeta::parse_meta_list(attr).map_err(darling::Error::from).and_then(|m| ItemAttr::from_list(&m)) {
+    let (allows, tag) = match NestedMeta::parse_meta_list(attr)
+        .map_err(darling::Error::from)
+        .and_then(|m| ItemAttr::from_list(&m))
+    {
         Ok(a) => (allows_from(a.allow), a.tag),
         Err(e) => {
             errors.push(e.into());
@@ -127,19 +133,35 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
             }
             let fields = named_fields(named, errors);
             let ident = s.ident.clone();
-            Some(ArgsItem { item: Item::Struct(s), ident, shape: Shape::Struct(fields), allows, deny_unknown_fields })
+            Some(ArgsItem {
+                item: Item::Struct(s),
+                ident,
+                shape: Shape::Struct(fields),
+                allows,
+                deny_unknown_fields,
+            })
         }
         Item::Enum(mut e) => {
             let ident = e.ident.clone();
             let Some(tag) = tag else {
-                for v in e.variants.iter().filter(|v| !matches!(v.fields, Fields::Unit)) {
+                for v in e
+                    .variants
+                    .iter()
+                    .filter(|v| !matches!(v.fields, Fields::Unit))
+                {
                     errors.error(
                         v.fields.span(),
                         format!("variant `{}` has fields, and an enum without `tag` is a closed set of names", v.ident),
                         "to carry data, name the field that says which variant is sent: `#[tool_args(tag = \"..\")]`, and give the variants named fields; otherwise keep the variants fieldless",
                     );
                 }
-                return Some(ArgsItem { item: Item::Enum(e), ident, shape: Shape::Enum, allows, deny_unknown_fields: None });
+                return Some(ArgsItem {
+                    item: Item::Enum(e),
+                    ident,
+                    shape: Shape::Enum,
+                    allows,
+                    deny_unknown_fields: None,
+                });
             };
             let tag_name = tag.value();
             let mut sound = !tag_name.trim().is_empty();
@@ -177,10 +199,24 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
                         "rename the field, or choose another `tag`",
                     );
                 }
-                variants.push(Variant { ident: v.ident.clone(), docs: doc_text(&v.attrs), fields });
+                variants.push(Variant {
+                    ident: v.ident.clone(),
+                    docs: doc_text(&v.attrs),
+                    fields,
+                });
             }
             let deny_unknown_fields = serde_flag(&e.attrs, "deny_unknown_fields");
-            Some(ArgsItem { item: Item::Enum(e), ident, shape: Shape::Tagged { tag, variants, sound }, allows, deny_unknown_fields })
+            Some(ArgsItem {
+                item: Item::Enum(e),
+                ident,
+                shape: Shape::Tagged {
+                    tag,
+                    variants,
+                    sound,
+                },
+                allows,
+                deny_unknown_fields,
+            })
         }
         other => {
             errors.error(
@@ -266,7 +302,11 @@ fn number_text(expr: &Expr, errors: &mut Errors) -> Option<(String, Span)> {
     match text {
         Some(t) => Some((if negative { format!("-{t}") } else { t }, expr.span())),
         None => {
-            errors.error(expr.span(), "a bound must be a number literal", "write e.g. `max = 50` or `min = 0.5`");
+            errors.error(
+                expr.span(),
+                "a bound must be a number literal",
+                "write e.g. `max = 50` or `min = 0.5`",
+            );
             None
         }
     }

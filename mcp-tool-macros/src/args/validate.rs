@@ -21,7 +21,9 @@ pub fn validate(args: &ArgsItem, errors: &mut Errors) {
     }
     match &args.shape {
         Shape::Struct(fields) => check_fields(fields, errors),
-        Shape::Tagged { variants, .. } => variants.iter().for_each(|v| check_fields(&v.fields, errors)),
+        Shape::Tagged { variants, .. } => variants
+            .iter()
+            .for_each(|v| check_fields(&v.fields, errors)),
         Shape::Enum => {}
     }
     lints::check_args(args, errors);
@@ -33,7 +35,10 @@ fn check_fields(fields: &[Field], errors: &mut Errors) {
         if f.default.is_some() && option_inner(&f.ty).is_some() {
             errors.error(
                 f.ty.span(),
-                format!("`{}` has a default, so it is never absent: `Option` says the opposite", f.ident),
+                format!(
+                    "`{}` has a default, so it is never absent: `Option` says the opposite",
+                    f.ident
+                ),
                 "drop the `Option`: with `#[arg(default = ..)]` the field always has a value",
             );
         }
@@ -42,7 +47,10 @@ fn check_fields(fields: &[Field], errors: &mut Errors) {
             if let (Some((_, span)), false) = (bound, numeric) {
                 errors.error(
                     *span,
-                    format!("`{which}` applies to numbers, and `{}` is not a number type", f.ident),
+                    format!(
+                        "`{which}` applies to numbers, and `{}` is not a number type",
+                        f.ident
+                    ),
                     "remove the bound, or make the field an integer or float",
                 );
             }
@@ -62,7 +70,9 @@ pub fn generic_arg<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
     if seg.ident != name {
         return None;
     }
-    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else { return None };
+    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return None;
+    };
     match a.args.first()? {
         syn::GenericArgument::Type(t) => Some(t),
         _ => None,
@@ -80,6 +90,18 @@ pub fn last_ident(ty: &Type) -> Option<String> {
 pub fn is_number(ty: &Type) -> bool {
     matches!(
         last_ident(ty).as_deref(),
-        Some("u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize" | "f32" | "f64")
+        Some(
+            "u8" | "u16"
+                | "u32"
+                | "u64"
+                | "usize"
+                | "i8"
+                | "i16"
+                | "i32"
+                | "i64"
+                | "isize"
+                | "f32"
+                | "f64"
+        )
     )
 }

@@ -10,7 +10,12 @@ pub fn expand(tool: &ToolItem, checked: &Checked) -> TokenStream {
     let p = quote!(::mcp_tool_core::__private);
     let fn_ident = &tool.func.sig.ident;
     let call_ident = format_ident!("__mcp_tool_call_{}", fn_ident);
-    let Checked { name, family, size_hint, .. } = checked;
+    let Checked {
+        name,
+        family,
+        size_hint,
+        ..
+    } = checked;
     let description = tool.docs.clone().unwrap_or_default();
     let title = match &tool.attr.title {
         Some(t) => quote!(#p::Some(#t)),
@@ -57,9 +62,15 @@ pub fn expand(tool: &ToolItem, checked: &Checked) -> TokenStream {
     let output = &checked.output;
     let rich = crate::args::validate_helpers::last_ident(output).as_deref() == Some("Content");
     let (to_output, data_schema) = match &checked.page_item {
-        Some(item) => (quote!(#p::Output::page(__answer)), quote!(#p::Some(|| #p::schema_of::<#p::Vec<#item>>()))),
+        Some(item) => (
+            quote!(#p::Output::page(__answer)),
+            quote!(#p::Some(|| #p::schema_of::<#p::Vec<#item>>())),
+        ),
         None if rich => (quote!(#p::Output::content(__answer)), quote!(#p::None)),
-        None => (quote!(#p::Output::value(__answer)), quote!(#p::Some(|| #p::schema_of::<#output>()))),
+        None => (
+            quote!(#p::Output::value(__answer)),
+            quote!(#p::Some(|| #p::schema_of::<#output>())),
+        ),
     };
     let input_schema = match args_ty {
         Some(ty) => quote!(#p::input_schema::<#ty>()),
@@ -83,21 +94,27 @@ pub fn expand(tool: &ToolItem, checked: &Checked) -> TokenStream {
 
     // The cross-item rule: a `cursor` argument and a `Page` output go together. The args struct
     // is another item, so its fact arrives as an associated const and is checked in const eval.
-    let pagination_check = args_ty.filter(|_| !crate::lints::allows_pagination_mismatch(tool)).map(|ty| {
-        let (cursor_no_page, page_no_cursor) = crate::lints::pagination_messages(name);
-        let span = match &tool.func.sig.output {
-            syn::ReturnType::Type(_, t) => t.span(),
-            syn::ReturnType::Default => fn_ident.span(),
-        };
-        // The panic is written here rather than called through a helper in mcp-tool-core: the
-        // error then points at the return type, with no note leading into the framework.
-        let has_cursor = quote_spanned!(span=> <#ty as ::mcp_tool_core::__private::ToolArgs>::HAS_CURSOR);
-        let (broken, message) =
-            if paginated { (quote_spanned!(span=> !#has_cursor), page_no_cursor) } else { (has_cursor, cursor_no_page) };
-        quote_spanned! {span=>
-            const _: () = if #broken { ::core::panic!("{}", #message) };
-        }
-    });
+    let pagination_check = args_ty
+        .filter(|_| !crate::lints::allows_pagination_mismatch(tool))
+        .map(|ty| {
+            let (cursor_no_page, page_no_cursor) = crate::lints::pagination_messages(name);
+            let span = match &tool.func.sig.output {
+                syn::ReturnType::Type(_, t) => t.span(),
+                syn::ReturnType::Default => fn_ident.span(),
+            };
+            // The panic is written here rather than called through a helper in mcp-tool-core: the
+            // error then points at the return type, with no note leading into the framework.
+            let has_cursor =
+                quote_spanned!(span=> <#ty as ::mcp_tool_core::__private::ToolArgs>::HAS_CURSOR);
+            let (broken, message) = if paginated {
+                (quote_spanned!(span=> !#has_cursor), page_no_cursor)
+            } else {
+                (has_cursor, cursor_no_page)
+            };
+            quote_spanned! {span=>
+                const _: () = if #broken { ::core::panic!("{}", #message) };
+            }
+        });
 
     quote! {
         #[doc(hidden)]

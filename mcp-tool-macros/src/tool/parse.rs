@@ -40,11 +40,17 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
     let func: ItemFn = match syn::parse2(item) {
         Ok(f) => f,
         Err(e) => {
-            errors.push(syn::Error::new(e.span(), "#[mcp_tool] goes on an `async fn`"));
+            errors.push(syn::Error::new(
+                e.span(),
+                "#[mcp_tool] goes on an `async fn`",
+            ));
             return None;
         }
     };
-    let attr = match NestedMeta::parse_meta_list(attr).map_err(darling::Error::from).and_then(|m| ToolAttr::from_list(&m)) {
+    let attr = match NestedMeta::parse_meta_list(attr)
+        .map_err(darling::Error::from)
+        .and_then(|m| ToolAttr::from_list(&m))
+    {
         Ok(a) => a,
         Err(e) => {
             errors.push(e.into());
@@ -53,5 +59,10 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
     };
     let allows = parse_allows(attr.allow.clone());
     let docs = doc_text(&func.attrs);
-    Some(ToolItem { attr, allows, func, docs })
+    Some(ToolItem {
+        attr,
+        allows,
+        func,
+        docs,
+    })
 }

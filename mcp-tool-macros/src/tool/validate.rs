@@ -32,16 +32,35 @@ pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<Checked> {
     let sig = &tool.func.sig;
     let attr = &tool.attr;
     if sig.asyncness.is_none() {
-        errors.error(sig.fn_token.span(), format!("#[mcp_tool] needs an `async fn`, and `{}` is not async", sig.ident), "write `pub async fn`");
+        errors.error(
+            sig.fn_token.span(),
+            format!(
+                "#[mcp_tool] needs an `async fn`, and `{}` is not async",
+                sig.ident
+            ),
+            "write `pub async fn`",
+        );
     }
     if !sig.generics.params.is_empty() {
-        errors.error(sig.generics.span(), "an #[mcp_tool] fn cannot be generic: its schema is fixed at registration", "use concrete types");
+        errors.error(
+            sig.generics.span(),
+            "an #[mcp_tool] fn cannot be generic: its schema is fixed at registration",
+            "use concrete types",
+        );
     }
-    let required = |v: &Option<syn::LitStr>, key: &str, example: &str, errors: &mut Errors| -> Option<String> {
+    let required = |v: &Option<syn::LitStr>,
+                    key: &str,
+                    example: &str,
+                    errors: &mut Errors|
+     -> Option<String> {
         match v {
             Some(s) => Some(s.value()),
             None => {
-                errors.error(sig.ident.span(), format!("#[mcp_tool] on `{}` has no `{key}`", sig.ident), format!("add `{key} = {example}` to the attribute"));
+                errors.error(
+                    sig.ident.span(),
+                    format!("#[mcp_tool] on `{}` has no `{key}`", sig.ident),
+                    format!("add `{key} = {example}` to the attribute"),
+                );
                 None
             }
         }
@@ -53,7 +72,11 @@ pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<Checked> {
         (Some(text), Some(lit)) => match parse_size_hint(&text) {
             Ok(n) => Some(n),
             Err(why) => {
-                errors.error(lit.span(), format!("invalid size_hint: {why}"), "write a budget such as \"5KB\", \"32KB\" or \"1MB\"");
+                errors.error(
+                    lit.span(),
+                    format!("invalid size_hint: {why}"),
+                    "write a budget such as \"5KB\", \"32KB\" or \"1MB\"",
+                );
                 None
             }
         },
@@ -64,10 +87,18 @@ pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<Checked> {
     let mut by_value = 0;
     for input in &sig.inputs {
         match input {
-            FnArg::Receiver(r) => errors.error(r.span(), "an #[mcp_tool] fn is a free function, not a method", "move it out of the impl block and take the state as `&State`"),
+            FnArg::Receiver(r) => errors.error(
+                r.span(),
+                "an #[mcp_tool] fn is a free function, not a method",
+                "move it out of the impl block and take the state as `&State`",
+            ),
             FnArg::Typed(pt) => {
                 if !matches!(&*pt.pat, Pat::Ident(_) | Pat::Wild(_)) {
-                    errors.error(pt.pat.span(), "use a plain name for tool parameters", "bind the parameter to a name and destructure inside the fn");
+                    errors.error(
+                        pt.pat.span(),
+                        "use a plain name for tool parameters",
+                        "bind the parameter to a name and destructure inside the fn",
+                    );
                 }
                 match &*pt.ty {
                     Type::Reference(r) if r.mutability.is_some() => errors.error(
@@ -110,19 +141,31 @@ pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<Checked> {
         };
         errors.error(span, format!("`{}` must return `ToolResult<T>`", sig.ident), "return `ToolResult<T>` (errors are `ToolError`s the model can read), or `ToolResult<Page<T>>` for a list");
     }
-    let page_item = output.as_ref().and_then(|t| generic_arg(t, "Page")).cloned();
+    let page_item = output
+        .as_ref()
+        .and_then(|t| generic_arg(t, "Page"))
+        .cloned();
     let has_args = params.iter().any(|p| matches!(p, Param::Args(_)));
     if let (Some(out), Some(name)) = (&output, &name) {
         lints::check_tool(tool, name, page_item.is_some(), has_args, out, errors);
     }
-    Some(Checked { name: name?, family: family?, size_hint: size_hint?, params, output: output?, page_item })
+    Some(Checked {
+        name: name?,
+        family: family?,
+        size_hint: size_hint?,
+        params,
+        output: output?,
+        page_item,
+    })
 }
 
 /// `T` of `ToolResult<T>` or `Result<T, ToolError>`.
 fn tool_result_inner(ty: &Type) -> Option<Type> {
     let Type::Path(p) = ty else { return None };
     let seg = p.path.segments.last()?;
-    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else { return None };
+    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
+        return None;
+    };
     let mut types = a.args.iter().filter_map(|g| match g {
         syn::GenericArgument::Type(t) => Some(t.clone()),
         _ => None,
