@@ -375,6 +375,8 @@ pub fn server() -> ToolServer {
         .name("mcp-tool-conformance")
         .version(env!("CARGO_PKG_VERSION"))
         .families(["conformance"])
+        // The crate also links the task-board tools, which `hello_tools` serves.
+        .exclude_families(["board"])
         .build()
         .unwrap_or_else(|e| panic!("{e}"))
 }

@@ -204,6 +204,8 @@ pub fn server() -> ToolServer {
         .instructions("A task board. `list_tasks` pages through tasks; `get_task` shows one; `add_task` adds one; `archive_done_tasks` clears finished ones.")
         .state(Board::seeded())
         .families(["board"])
+        // The crate also links the conformance tools, which their own server serves.
+        .exclude_families(["conformance"])
         .build()
         .unwrap_or_else(|e| panic!("{e}"))
 }
@@ -214,5 +216,10 @@ mod tests {
     fn the_example_raises_no_design_warnings() {
         let server = super::server();
         assert_eq!(server.lint_warnings(), &[]);
+    }
+
+    #[test]
+    fn every_tool_the_crate_links_is_served_or_excluded() {
+        assert_eq!(super::server().unserved_tools(), &[]);
     }
 }

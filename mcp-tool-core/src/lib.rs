@@ -34,7 +34,9 @@ pub use page::Page;
 pub use rmcp;
 pub use server::dispatch::UnknownTool;
 pub use server::transport::{HTTP_PATH, ServeError};
-pub use server::{BuildError, LintWarning, SIZE_HINT_META, ToolServer, ToolServerBuilder};
+pub use server::{
+    BuildError, LintWarning, SIZE_HINT_META, ToolServer, ToolServerBuilder, UnservedTool,
+};
 
 /// The names a tool author needs: `use mcp_tool_core::prelude::*;`.
 pub mod prelude {

@@ -1,11 +1,13 @@
 //! `ToolServer`: the registered tools, validated, ready to serve over any rmcp transport.
 
 mod build;
+mod families;
 pub(crate) mod dispatch;
 mod handler;
 pub(crate) mod transport;
 
 pub use build::{BuildError, LintWarning, SIZE_HINT_META, ToolServerBuilder};
+pub use families::UnservedTool;
 pub(crate) use handler::Handler;
 
 use crate::registry::ToolDef;
@@ -30,6 +32,7 @@ struct Inner {
     tools_page_size: usize,
     timeout: Option<Duration>,
     lint_warnings: Vec<LintWarning>,
+    unserved: Vec<UnservedTool>,
 }
 
 /// A tool with everything computed once at build time, so calls do no schema work.
@@ -82,6 +85,19 @@ impl ToolServer {
     /// Design-rule findings on the served schemas (also logged as warnings at build).
     pub fn lint_warnings(&self) -> &[LintWarning] {
         &self.inner.lint_warnings
+    }
+
+    /// Registered tools this server does not serve although nothing excluded them: their
+    /// family is missing from [`ToolServerBuilder::families`] and from
+    /// [`ToolServerBuilder::exclude_families`] (each such family is also logged as a warning
+    /// at build). Usually a mistyped `family = ".."`; a server's test can assert it is empty:
+    ///
+    /// ```
+    /// # let server = mcp_tool_core::ToolServer::builder().build().unwrap();
+    /// assert_eq!(server.unserved_tools(), &[]);
+    /// ```
+    pub fn unserved_tools(&self) -> &[UnservedTool] {
+        &self.inner.unserved
     }
 
     /// Every silenced lint with its reason, per tool, for review.
