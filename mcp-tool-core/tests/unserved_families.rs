@@ -49,9 +49,18 @@ fn a_family_neither_served_nor_excluded_is_reported_with_its_tools() {
     assert_eq!((*name, *family), ("get_gamma", "alpah"));
     assert!(location.contains("unserved_families.rs:"), "{location}");
 
-    assert_eq!(warnings.len(), 1, "one warning per unserved family: {warnings:?}");
+    assert_eq!(
+        warnings.len(),
+        1,
+        "one warning per unserved family: {warnings:?}"
+    );
     let warning = &warnings[0];
-    for needle in ["`alpah`", "`get_gamma`", "`alpha`, `beta`", ".exclude_families("] {
+    for needle in [
+        "`alpah`",
+        "`get_gamma`",
+        "`alpha`, `beta`",
+        ".exclude_families(",
+    ] {
         assert!(warning.contains(needle), "{needle} in {warning}");
     }
 }
@@ -115,8 +124,10 @@ fn excluding_an_unknown_family_or_one_that_is_served_fails_the_build() {
         .unwrap_err();
     assert_eq!(
         err.problems,
-        ["family `beta` is both served and excluded; name it in one of `.families(..)` and \
-          `.exclude_families(..)`"]
+        [
+            "family `beta` is both served and excluded; name it in one of `.families(..)` and \
+          `.exclude_families(..)`"
+        ]
     );
 }
 

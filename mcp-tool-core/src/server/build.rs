@@ -130,7 +130,11 @@ impl ToolServerBuilder {
             served: selected,
             unserved,
             mut problems,
-        } = families::select(registered, self.families.as_deref(), &self.excluded_families);
+        } = families::select(
+            registered,
+            self.families.as_deref(),
+            &self.excluded_families,
+        );
 
         let mut by_name: HashMap<&'static str, usize> = HashMap::new();
         let mut lint_warnings = Vec::new();

@@ -1,8 +1,8 @@
 //! `ToolServer`: the registered tools, validated, ready to serve over any rmcp transport.
 
 mod build;
-mod families;
 pub(crate) mod dispatch;
+mod families;
 mod handler;
 pub(crate) mod transport;
 
