@@ -8,6 +8,7 @@
 // rmcp marks logging and server-to-client requests deprecated for the 2026-07-28 protocol;
 // this crate serves the revisions up to 2025-11-25, where they are current (see server/handler.rs).
 #![allow(deprecated)]
+#![warn(missing_docs)]
 
 pub mod args;
 pub mod client_requests;

@@ -13,6 +13,24 @@ use std::time::Duration;
 
 /// Configures a [`ToolServer`]. Every setting has a working default but the name and version,
 /// which default to the crate's own only as a last resort: pass them.
+///
+/// ```
+/// use mcp_tool_core::ToolServer;
+/// use std::time::Duration;
+///
+/// # fn main() -> Result<(), mcp_tool_core::BuildError> {
+/// struct Store; // what the tools take as `&Store`
+///
+/// let server = ToolServer::builder()
+///     .name("notes")
+///     .version(env!("CARGO_PKG_VERSION"))
+///     .instructions("`list_notes` pages through notes; `get_note` shows one.")
+///     .state(Store)
+///     .timeout(Duration::from_secs(30))
+///     .build()?;
+/// assert_eq!(server.unserved_tools(), &[]);
+/// # Ok(()) }
+/// ```
 pub struct ToolServerBuilder {
     name: String,
     version: String,
@@ -50,11 +68,14 @@ impl ToolServerBuilder {
         self
     }
 
+    /// The server version clients show (sent as `serverInfo.version`); usually
+    /// `env!("CARGO_PKG_VERSION")`.
     pub fn version(mut self, version: impl Into<String>) -> Self {
         self.version = version.into();
         self
     }
 
+    /// A human-readable server name for client UIs (`serverInfo.title`).
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
         self
@@ -124,6 +145,15 @@ impl ToolServerBuilder {
     }
 
     /// Checks the tool set and prepares everything calls need.
+    ///
+    /// Registered families that are neither served nor excluded are logged as warnings and
+    /// kept in [`ToolServer::unserved_tools`]; see [`families`](Self::families).
+    ///
+    /// # Errors
+    ///
+    /// A [`BuildError`] listing every problem at once: a tool name registered twice (both
+    /// locations), an injected `&T` without a matching [`state`](Self::state), a family
+    /// setting that names no registered tool, an input schema that is not an object.
     pub fn build(self) -> Result<ToolServer, BuildError> {
         let registered = self.tools.unwrap_or_else(registry::all_tools);
         let families::Selection {
@@ -312,8 +342,11 @@ fn lint_schema(prepared: &Prepared) -> Vec<LintWarning> {
 /// A design-rule finding on a served tool's schemas.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LintWarning {
+    /// The tool's wire name.
     pub tool: &'static str,
+    /// The lint's stable name.
     pub lint: &'static str,
+    /// The rendered finding: `[lint] message`, a blank line, `help: fix`.
     pub message: String,
 }
 
@@ -337,6 +370,7 @@ fn describe(def: &ToolDef) -> String {
 /// Everything wrong with a tool set, found in one pass.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildError {
+    /// One sentence per problem, each naming the tool and where it is defined.
     pub problems: Vec<String>,
 }
 

@@ -19,6 +19,28 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// A validated set of tools with their states. Cheap to clone; clones share everything.
+///
+/// Made by [`ToolServer::builder`], then served with [`serve_stdio`](Self::serve_stdio),
+/// [`serve_http`](Self::serve_http) or any rmcp transport ([`serve`](Self::serve)), or called
+/// directly with [`call`](Self::call).
+///
+/// ```no_run
+/// use mcp_tool_core::ToolServer;
+///
+/// #[tokio::main]
+/// async fn main() {
+///     let server = ToolServer::builder()
+///         .name("notes")
+///         .version(env!("CARGO_PKG_VERSION"))
+///         .families(["notes"])
+///         .build()
+///         .unwrap_or_else(|e| panic!("{e}"));
+///     // stdout carries the protocol: log to stderr.
+///     if let Err(e) = server.serve_stdio().await {
+///         eprintln!("notes: {e}");
+///     }
+/// }
+/// ```
 #[derive(Clone)]
 pub struct ToolServer {
     inner: Arc<Inner>,
@@ -63,6 +85,7 @@ impl std::fmt::Debug for ToolServer {
 }
 
 impl ToolServer {
+    /// A builder with default settings; see [`ToolServerBuilder`].
     pub fn builder() -> ToolServerBuilder {
         ToolServerBuilder::default()
     }
