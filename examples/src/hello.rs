@@ -28,7 +28,9 @@ pub enum TaskStatus {
 pub struct Task {
     /// Stable id, used by `get_task`.
     pub task_id: u32,
+    /// What the task is, in a few words.
     pub title: String,
+    /// Where the task stands.
     pub status: TaskStatus,
 }
 
@@ -66,6 +68,7 @@ impl Board {
     }
 }
 
+/// Which tasks `list_tasks` returns, and how many per page.
 #[tool_args]
 pub struct ListTasksArgs {
     /// Only tasks with this status; omit for all.
@@ -96,6 +99,7 @@ pub async fn list_tasks(board: &Board, args: ListTasksArgs) -> ToolResult<Page<T
     Ok(Page::from_offset(tasks, offset, args.limit as usize))
 }
 
+/// The task `get_task` shows.
 #[tool_args]
 pub struct GetTaskArgs {
     /// The task's id, as listed by `list_tasks`.
@@ -124,6 +128,7 @@ pub async fn get_task(board: &Board, args: GetTaskArgs) -> ToolResult<Task> {
         })
 }
 
+/// The task `add_task` puts on the board.
 #[tool_args]
 pub struct AddTaskArgs {
     /// What the task is, in a few words.
@@ -158,7 +163,9 @@ pub async fn add_task(board: &Board, args: AddTaskArgs) -> ToolResult<Task> {
 #[tool_output]
 #[derive(Debug)]
 pub struct ArchiveReport {
+    /// Tasks moved to the archive by this call.
     pub archived: usize,
+    /// Tasks still on the board.
     pub remaining: usize,
 }
 
