@@ -28,7 +28,9 @@ pub enum TaskStatus {
 pub struct Task {
     /// Stable id, used by `get_task`.
     pub task_id: u32,
+    /// What the task is, in a few words.
     pub title: String,
+    /// Where the task stands.
     pub status: TaskStatus,
 }
 
@@ -66,6 +68,7 @@ impl Board {
     }
 }
 
+/// Which tasks `list_tasks` returns, and how many per page.
 #[tool_args]
 pub struct ListTasksArgs {
     /// Only tasks with this status; omit for all.
@@ -96,6 +99,7 @@ pub async fn list_tasks(board: &Board, args: ListTasksArgs) -> ToolResult<Page<T
     Ok(Page::from_offset(tasks, offset, args.limit as usize))
 }
 
+/// The task `get_task` shows.
 #[tool_args]
 pub struct GetTaskArgs {
     /// The task's id, as listed by `list_tasks`.
@@ -124,6 +128,7 @@ pub async fn get_task(board: &Board, args: GetTaskArgs) -> ToolResult<Task> {
         })
 }
 
+/// The task `add_task` puts on the board.
 #[tool_args]
 pub struct AddTaskArgs {
     /// What the task is, in a few words.
@@ -158,7 +163,9 @@ pub async fn add_task(board: &Board, args: AddTaskArgs) -> ToolResult<Task> {
 #[tool_output]
 #[derive(Debug)]
 pub struct ArchiveReport {
+    /// Tasks moved to the archive by this call.
     pub archived: usize,
+    /// Tasks still on the board.
     pub remaining: usize,
 }
 
@@ -204,6 +211,8 @@ pub fn server() -> ToolServer {
         .instructions("A task board. `list_tasks` pages through tasks; `get_task` shows one; `add_task` adds one; `archive_done_tasks` clears finished ones.")
         .state(Board::seeded())
         .families(["board"])
+        // The crate also links the conformance tools, which their own server serves.
+        .exclude_families(["conformance"])
         .build()
         .unwrap_or_else(|e| panic!("{e}"))
 }
@@ -214,5 +223,10 @@ mod tests {
     fn the_example_raises_no_design_warnings() {
         let server = super::server();
         assert_eq!(server.lint_warnings(), &[]);
+    }
+
+    #[test]
+    fn every_tool_the_crate_links_is_served_or_excluded() {
+        assert_eq!(super::server().unserved_tools(), &[]);
     }
 }

@@ -121,30 +121,77 @@ fn the_conformance_tool_set_raises_no_design_warnings() {
     );
 }
 
+#[test]
+fn every_tool_the_crate_links_is_served_or_excluded() {
+    assert_eq!(
+        mcp_tool_examples::conformance::server().unserved_tools(),
+        &[]
+    );
+}
+
+/// The tools the server owns, sorted, from its own definitions.
+fn owned_tools() -> Vec<&'static str> {
+    let mut names: Vec<&str> = mcp_tool_examples::conformance::server()
+        .definitions()
+        .map(|d| d.name)
+        .collect();
+    names.sort();
+    names
+}
+
+/// The suite's tools (its names are fixed by the suite) with arguments for one call each,
+/// sorted; a test checks it covers exactly the server's tools.
+fn suite_calls() -> Vec<(&'static str, Value)> {
+    vec![
+        ("json_schema_2020_12_tool", json!({"name": "Ada"})),
+        ("test_audio_content", json!({})),
+        ("test_elicitation", json!({"message": "Who are you?"})),
+        ("test_elicitation_sep1034_defaults", json!({})),
+        ("test_elicitation_sep1330_enums", json!({})),
+        ("test_embedded_resource", json!({})),
+        ("test_error_handling", json!({})),
+        ("test_image_content", json!({})),
+        ("test_multiple_content_types", json!({})),
+        ("test_sampling", json!({"prompt": "Say hi."})),
+        ("test_simple_text", json!({})),
+        ("test_tool_with_logging", json!({})),
+        ("test_tool_with_progress", json!({})),
+    ]
+}
+
+#[tokio::test]
+async fn the_suite_table_covers_the_servers_tools_and_every_call_is_answered() {
+    let calls = suite_calls();
+    let names: Vec<&str> = calls.iter().map(|(name, _)| *name).collect();
+    assert_eq!(
+        names,
+        owned_tools(),
+        "the suite's tools are exactly the server's"
+    );
+    let service = connect(SuiteLikeClient::new(
+        json!({"username": "ada", "email": "ada@example.com"}),
+    ))
+    .await;
+    for (name, args) in calls {
+        let result = call(&service, name, args).await;
+        assert!(!result.content.is_empty(), "`{name}` answered no content");
+        assert_eq!(
+            result.is_error,
+            Some(name == "test_error_handling"),
+            "`{name}`: {:?}",
+            result.content
+        );
+    }
+}
+
 #[tokio::test]
 async fn every_suite_tool_is_listed_and_the_2020_12_schema_survives() {
     let service = connect(SuiteLikeClient::new(json!({}))).await;
     let tools = service.peer().list_all_tools().await.unwrap();
     let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
     names.sort();
-    assert_eq!(
-        names,
-        [
-            "json_schema_2020_12_tool",
-            "test_audio_content",
-            "test_elicitation",
-            "test_elicitation_sep1034_defaults",
-            "test_elicitation_sep1330_enums",
-            "test_embedded_resource",
-            "test_error_handling",
-            "test_image_content",
-            "test_multiple_content_types",
-            "test_sampling",
-            "test_simple_text",
-            "test_tool_with_logging",
-            "test_tool_with_progress",
-        ]
-    );
+    assert_eq!(names, owned_tools());
+    assert_eq!(names.len(), 13);
     assert!(
         tools
             .iter()

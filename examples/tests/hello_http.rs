@@ -21,6 +21,11 @@ async fn list_and_call_over_streamable_http() {
         .iter()
         .map(|t| t.name.to_string())
         .collect();
+    let owned: Vec<&str> = mcp_tool_examples::hello::server()
+        .definitions()
+        .map(|d| d.name)
+        .collect();
+    assert_eq!(names, owned);
     assert_eq!(names.len(), 4);
 
     let answer = client.call("list_tasks", json!({"status": "doing"})).await;

@@ -5,6 +5,25 @@ use mcp_tool_core::testing::{Notification, TestClient};
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
+/// The tools the server owns, in `tools/list` order, from its own definitions.
+fn owned_tools() -> Vec<&'static str> {
+    mcp_tool_examples::hello::server()
+        .definitions()
+        .map(|d| d.name)
+        .collect()
+}
+
+/// One valid call per tool, in `tools/list` order; a test checks it covers exactly the
+/// server's tools, so a new tool cannot go uncalled.
+fn one_call_each() -> Vec<(&'static str, Value)> {
+    vec![
+        ("add_task", json!({"title": "try every tool"})),
+        ("archive_done_tasks", json!({})),
+        ("get_task", json!({"task_id": 2})),
+        ("list_tasks", json!({"status": "todo"})),
+    ]
+}
+
 async fn spawn() -> TestClient {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_hello_tools"));
     command.stderr(std::process::Stdio::null());
@@ -26,10 +45,23 @@ async fn initialize_reports_the_servers_own_name_and_tools_are_listed_in_order()
         .iter()
         .map(|t| t.name.to_string())
         .collect();
-    assert_eq!(
-        names,
-        ["add_task", "archive_done_tasks", "get_task", "list_tasks"]
-    );
+    assert_eq!(names, owned_tools());
+    assert!(names.is_sorted(), "one family: listed by name, {names:?}");
+    assert_eq!(names.len(), 4);
+}
+
+#[tokio::test]
+async fn every_tool_answers_a_valid_call_within_its_size_hint() {
+    let calls = one_call_each();
+    let called: Vec<&str> = calls.iter().map(|(name, _)| *name).collect();
+    assert_eq!(called, owned_tools(), "one call per tool the server owns");
+    let client = spawn().await;
+    client.list_tools().await;
+    for (name, args) in calls {
+        let answer = client.call(name, args).await;
+        answer.expect_ok();
+        client.assert_within_size_hint(&answer);
+    }
 }
 
 #[tokio::test]

@@ -1,4 +1,8 @@
 //! Turning a call's JSON arguments into a `#[tool_args]` struct, with errors a model can act on.
+//!
+//! Most of this module is the runtime half of `#[tool_args]`: the macros implement its traits
+//! and call its functions, and a tool author never names them. [`Exception`] is the record of
+//! a silenced lint that [`ToolServer::exceptions`](crate::ToolServer::exceptions) lists.
 
 use crate::error::ToolError;
 use schemars::JsonSchema;
@@ -27,19 +31,30 @@ pub trait ToolArgs: DeserializeOwned + JsonSchema + Send + 'static {
 
 /// Schema keywords of one field, as declared in `#[arg(default = .., min = .., max = ..)]`.
 pub struct ArgKeywords {
+    /// The field's name in the schema's `properties`.
     pub field: &'static str,
+    /// Produces the `default` keyword's value.
     pub default: Option<fn() -> Value>,
     /// Literal JSON numbers, kept as written so integers stay integers in the schema.
     pub minimum: Option<&'static str>,
+    /// Like `minimum`, for the `maximum` keyword.
     pub maximum: Option<&'static str>,
 }
 
 /// A silenced lint and the reason a person gave for it, kept for review.
+///
+/// Every `allow(lint = "reason")` on a tool, its argument struct, a field or a nested
+/// `#[tool_args]` type becomes one, built by the macros as a constant; the server lists them
+/// all with [`ToolServer::exceptions`](crate::ToolServer::exceptions) (the `agtrace` catalog
+/// prints them). The lint crate's check-time record of the same allow, with how many findings
+/// it silenced, is [`mcp_tool_lint::AcceptedAllow`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Exception {
     /// `tool`, `args`, or the field name.
     pub target: &'static str,
+    /// The lint's stable name (`closed_domain_string`).
     pub lint: &'static str,
+    /// Why the design is right despite the lint, as the author wrote it.
     pub reason: &'static str,
 }
 
@@ -91,6 +106,7 @@ pub fn variant_keywords(schema: &mut schemars::Schema, keywords: &[ArgKeywords])
 /// variant fields of a `#[tool_args(tag = ..)]` enum. `path` is where the value sits in the
 /// arguments (`detail`), so an error names the full path (`detail.max_turns`).
 pub trait NestedArgs {
+    /// Runs the checks of the value found at `path` in the arguments.
     fn validate_at(&self, path: &str) -> Result<(), ToolError>;
 
     /// Lints silenced on the type or its fields, with the reasons given. The target of a
@@ -138,7 +154,9 @@ impl<T: NestedArgs> NestedArgs for Box<T> {
 /// to the no-op [`NoNestedChecks`] one auto-reference later (autoref specialization).
 pub struct Nested<'a, T>(pub &'a T, pub &'a str);
 
+/// The checks of a field whose type implements [`NestedArgs`]; see [`Nested`].
 pub trait NestedChecks {
+    /// Runs the nested type's checks at the field's path.
     fn check_nested(&self) -> Result<(), ToolError>;
 }
 
@@ -148,7 +166,9 @@ impl<T: NestedArgs> NestedChecks for Nested<'_, T> {
     }
 }
 
+/// The fallback of [`NestedChecks`] for every other field type: no checks.
 pub trait NoNestedChecks {
+    /// Does nothing: the field's type has no nested checks.
     fn check_nested(&self) -> Result<(), ToolError> {
         Ok(())
     }
@@ -162,13 +182,16 @@ impl<T> NoNestedChecks for &Nested<'_, T> {}
 pub struct NestedType<T>(std::marker::PhantomData<T>);
 
 impl<T> NestedType<T> {
+    /// The marker for `T`, usable in constants.
     #[allow(clippy::new_without_default)]
     pub const fn new() -> Self {
         NestedType(std::marker::PhantomData)
     }
 }
 
+/// The exceptions of a field whose type implements [`NestedArgs`]; see [`NestedType`].
 pub trait NestedExceptions {
+    /// Appends the nested type's exceptions to `out`.
     fn nested_exceptions(&self, out: &mut Vec<Exception>);
 }
 
@@ -178,7 +201,9 @@ impl<T: NestedArgs> NestedExceptions for NestedType<T> {
     }
 }
 
+/// The fallback of [`NestedExceptions`] for every other field type: none.
 pub trait NoNestedExceptions {
+    /// Appends nothing: the field's type has no exceptions of its own.
     fn nested_exceptions(&self, out: &mut Vec<Exception>) {
         let _ = out;
     }
@@ -192,6 +217,12 @@ pub fn empty_input_schema() -> Value {
 }
 
 /// Deserializes arguments, reporting the JSON path of the first bad field.
+///
+/// # Errors
+///
+/// `invalid_parameter` with `details.path` naming the field (`filter.kind`), and for an
+/// unknown enum value `details.allowed` listing the accepted ones; or the error of a failed
+/// `#[arg(min, max)]` check.
 pub fn parse<A: ToolArgs>(arguments: Map<String, Value>) -> Result<A, ToolError> {
     let args: A = serde_path_to_error::deserialize(Value::Object(arguments))
         .map_err(|e| deserialize_error(e.path().to_string(), e.into_inner().to_string()))?;
@@ -244,6 +275,7 @@ fn between(text: &str, start: &str, end: &str) -> Option<String> {
 
 /// Numbers (and optional numbers) that `#[arg(min, max)]` can bound.
 pub trait Bounded {
+    /// The value as a float, or `None` for an absent optional value (never out of range).
     fn as_f64(&self) -> Option<f64>;
 }
 

@@ -51,9 +51,14 @@ pub use rmcp::model::{
 
 /// The error codes of client requests (see the module docs).
 pub mod codes {
+    /// The client did not declare the capability (or no client is attached);
+    /// `details.capability` names it.
     pub const CLIENT_CAPABILITY_MISSING: &str = "client_capability_missing";
+    /// The client answered with a JSON-RPC error, or the connection closed.
     pub const CLIENT_REQUEST_FAILED: &str = "client_request_failed";
+    /// The client's answer does not fit what was asked.
     pub const INVALID_CLIENT_RESPONSE: &str = "invalid_client_response";
+    /// The form cannot be expressed as an MCP elicitation schema: a bug in the tool.
     pub const INVALID_ELICITATION_SCHEMA: &str = "invalid_elicitation_schema";
 }
 
@@ -94,21 +99,25 @@ impl SamplingRequest {
         self
     }
 
+    /// The system prompt the tool asks for; the client may modify or ignore it.
     pub fn system_prompt(mut self, prompt: impl Into<String>) -> Self {
         self.params.system_prompt = Some(prompt.into());
         self
     }
 
+    /// The most tokens the client's model may generate (default 1000).
     pub fn max_tokens(mut self, max_tokens: u32) -> Self {
         self.params.max_tokens = max_tokens;
         self
     }
 
+    /// Sampling temperature; the client decides whether to honor it.
     pub fn temperature(mut self, temperature: f32) -> Self {
         self.params.temperature = Some(temperature);
         self
     }
 
+    /// Adds a sequence at which generation stops.
     pub fn stop_sequence(mut self, stop: impl Into<String>) -> Self {
         self.params
             .stop_sequences
@@ -143,6 +152,7 @@ impl SamplingRequest {
         &mut self.params
     }
 
+    /// The wire parameters, for sending through [`ToolContext::peer`] directly.
     pub fn into_params(self) -> CreateMessageRequestParams {
         self.params
     }
@@ -151,6 +161,7 @@ impl SamplingRequest {
 /// The client's answer to a sampling request.
 #[derive(Debug, Clone)]
 pub struct Sampled {
+    /// The client's answer as received, for what the accessors below do not cover.
     pub result: CreateMessageResult,
 }
 
@@ -198,6 +209,7 @@ impl<T> Elicitation<T> {
         }
     }
 
+    /// The submitted data, or `None` when the user declined or cancelled.
     pub fn accepted(self) -> Option<T> {
         match self {
             Self::Accepted(data) => Some(data),
@@ -205,6 +217,7 @@ impl<T> Elicitation<T> {
         }
     }
 
+    /// Converts the submitted data, keeping a decline or a cancel as it is.
     pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Elicitation<U> {
         match self {
             Self::Accepted(data) => Elicitation::Accepted(f(data)),
@@ -217,12 +230,15 @@ impl<T> Elicitation<T> {
 /// A server-to-client request the client may not support.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClientCapability {
+    /// `sampling/createMessage`: completions from the client's model.
     Sampling,
     /// Elicitation with a form (`mode: "form"`, the default mode).
     Elicitation,
 }
 
 impl ClientCapability {
+    /// The capability's name in `initialize` (`sampling`, `elicitation`), as
+    /// `details.capability` gives it.
     pub fn name(self) -> &'static str {
         match self {
             Self::Sampling => "sampling",

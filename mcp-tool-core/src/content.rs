@@ -24,10 +24,12 @@ pub struct Content {
 }
 
 impl Content {
+    /// No blocks yet.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// A text block.
     pub fn text(self, text: impl Into<String>) -> Self {
         self.block(ContentBlock::text(text))
     }
@@ -47,6 +49,7 @@ impl Content {
         self.block(ContentBlock::audio(base64, mime_type))
     }
 
+    /// Audio from raw bytes (encoded here).
     pub fn audio_bytes(self, bytes: &[u8], mime_type: impl Into<String>) -> Self {
         self.audio(STANDARD.encode(bytes), mime_type)
     }
@@ -126,10 +129,12 @@ impl Content {
             .unwrap_or_default()
     }
 
+    /// The blocks, in order.
     pub fn blocks(&self) -> &[ContentBlock] {
         &self.blocks
     }
 
+    /// The blocks, in order, as the client will receive them.
     pub fn into_blocks(self) -> Vec<ContentBlock> {
         self.blocks
     }

@@ -13,13 +13,21 @@ use tokio_util::sync::CancellationToken;
 /// Severity of a log message sent to the client, lowest first (RFC 5424 order, as in MCP).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum LogLevel {
+    /// Detail for debugging.
     Debug,
+    /// Progress a person may want to follow.
     Info,
+    /// Normal but significant.
     Notice,
+    /// Something to look at; the call goes on.
     Warning,
+    /// A failure.
     Error,
+    /// A component is failing.
     Critical,
+    /// Act now.
     Alert,
+    /// The system is unusable.
     Emergency,
 }
 
@@ -90,6 +98,29 @@ impl Notes {
 /// warnings for the envelope, and the client peer for requests such as sampling.
 ///
 /// Outside an MCP session (a direct call from a CLI or a test) notifications go nowhere.
+///
+/// ```
+/// use mcp_tool_core::prelude::*;
+///
+/// /// Scan every file of the project into the search index and return how many were read.
+/// #[mcp_tool(name = "scan_files", family = "docs", size_hint = "1KB", idempotent)]
+/// pub async fn scan_files(ctx: &ToolContext) -> ToolResult<u32> {
+///     let files = ["a.md", "b.md", "c.md"];
+///     let mut read = 0;
+///     for (i, file) in files.iter().enumerate() {
+///         if ctx.is_cancelled() {
+///             return Err(ToolError::cancelled());
+///         }
+///         ctx.progress(i as f64, Some(files.len() as f64), Some(file)).await;
+///         read += 1;
+///     }
+///     if read < files.len() as u32 {
+///         ctx.add_warning("Some files could not be read.");
+///     }
+///     ctx.set_hint("Search the scanned files with `search_files`.");
+///     Ok(read)
+/// }
+/// ```
 pub struct ToolContext {
     tool: &'static str,
     size_hint: usize,
@@ -170,11 +201,14 @@ impl ToolContext {
         sent.is_ok()
     }
 
+    /// Sends a text log message at [`LogLevel::Info`]; see [`log`](Self::log).
     pub async fn info(&self, message: impl Into<String>) -> bool {
         self.log(LogLevel::Info, Value::String(message.into()))
             .await
     }
 
+    /// Sends a text log message at [`LogLevel::Warning`]; see [`log`](Self::log). For a
+    /// warning the model should read in the answer, use [`add_warning`](Self::add_warning).
     pub async fn warning(&self, message: impl Into<String>) -> bool {
         self.log(LogLevel::Warning, Value::String(message.into()))
             .await

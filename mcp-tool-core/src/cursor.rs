@@ -24,6 +24,20 @@ const NOT_PART_OF_QUERY: [&str; 2] = ["cursor", "limit"];
 /// Its position is whatever the tool put in [`crate::Page::with_next`]; read it back with
 /// [`Cursor::position`]. By the time a tool sees a `Cursor`, the runtime has checked that it is
 /// intact, of this format version, made by this tool, and made for the same query arguments.
+/// A cursor that fails any of those checks never reaches the tool: the call answers
+/// `invalid_cursor`. See [`Page`](crate::Page) for a whole paginated tool.
+///
+/// ```
+/// use mcp_tool_core::prelude::*;
+///
+/// /// Where the next page starts: after the last item's (timestamp, id), a keyset position
+/// /// the tool gave to `Page::with_next((timestamp, id))`.
+/// fn resume_after(cursor: Option<&Cursor>) -> ToolResult<Option<(i64, String)>> {
+///     cursor.map(Cursor::position).transpose()
+/// }
+///
+/// assert_eq!(resume_after(None).unwrap(), None);
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cursor {
     position: Value,

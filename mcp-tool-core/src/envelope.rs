@@ -69,8 +69,11 @@ impl Output {
 /// A finished answer: the JSON value for `structuredContent` and the same JSON as text.
 #[derive(Debug, Clone)]
 pub struct Envelope {
+    /// The envelope as JSON (`structuredContent`).
     pub value: Value,
+    /// The same envelope as compact JSON text, whose length `meta.bytes` states.
     pub text: String,
+    /// A tool error (`status: "error"`, `isError: true`).
     pub is_error: bool,
     /// For rich answers, the blocks the client receives; `value` then holds them under
     /// `content` for direct (non-MCP) callers.
@@ -78,6 +81,7 @@ pub struct Envelope {
 }
 
 impl Envelope {
+    /// The size of the answer in bytes, as measured against the tool's `size_hint`.
     pub fn bytes(&self) -> usize {
         self.text.len()
     }

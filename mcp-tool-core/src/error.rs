@@ -12,22 +12,56 @@ pub type ToolResult<T> = Result<T, ToolError>;
 ///
 /// `code` is a stable snake_case identifier a model (or a script) can branch on; the built-in
 /// codes have constructors, and tools add their own with [`ToolError::new`].
+///
+/// ```
+/// use mcp_tool_core::prelude::*;
+///
+/// fn find_session(prefix: &str, matches: &[&str]) -> ToolResult<String> {
+///     match matches {
+///         [one] => Ok(one.to_string()),
+///         [] => Err(ToolError::not_found(format!("No session starts with '{prefix}'."))),
+///         many => Err(ToolError::new(
+///             "ambiguous_session_prefix",
+///             format!("Session prefix '{prefix}' matches {} sessions. Give more characters.", many.len()),
+///         )
+///         .with_detail("prefix", prefix)
+///         .with_detail("matches", many)),
+///     }
+/// }
+///
+/// let error = find_session("fb3", &["fb3c", "fb3a"]).unwrap_err();
+/// assert_eq!(error.code(), "ambiguous_session_prefix");
+/// assert!(!error.retryable);
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ToolError {
+    /// Stable snake_case identifier (see [`codes`] for the built-in ones).
     pub code: Cow<'static, str>,
+    /// A sentence for the model: what went wrong and what to do instead.
     pub message: String,
+    /// Facts the model can act on (the bad path, the allowed values, the candidates).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub details: Option<Value>,
+    /// Whether the same call may succeed later unchanged.
     pub retryable: bool,
 }
 
 /// The built-in error codes.
+///
+/// Client requests (sampling, elicitation) have their own:
+/// [`client_requests::codes`](crate::client_requests::codes).
 pub mod codes {
+    /// An argument is missing, mistyped or out of range; `details.path` names it.
     pub const INVALID_PARAMETER: &str = "invalid_parameter";
+    /// A `cursor` is mangled, from another tool or another query; start over without it.
     pub const INVALID_CURSOR: &str = "invalid_cursor";
+    /// What the arguments name does not exist.
     pub const NOT_FOUND: &str = "not_found";
+    /// The tool failed (a bug, a panic, an unexpected I/O error); not the caller's fault.
     pub const INTERNAL: &str = "internal";
+    /// The call ran past the server's timeout; retryable.
     pub const TIMEOUT: &str = "timeout";
+    /// The client cancelled the request.
     pub const CANCELLED: &str = "cancelled";
 }
 
@@ -48,6 +82,7 @@ impl ToolError {
         Self::new(codes::INVALID_PARAMETER, message).with_detail("path", Value::String(path))
     }
 
+    /// A cursor that cannot be used; `details.hint` tells the model how to start over.
     pub fn invalid_cursor(message: impl Into<String>) -> Self {
         Self::new(codes::INVALID_CURSOR, message).with_detail(
             "hint",
@@ -58,18 +93,22 @@ impl ToolError {
         )
     }
 
+    /// What the arguments name does not exist (`not_found`).
     pub fn not_found(message: impl Into<String>) -> Self {
         Self::new(codes::NOT_FOUND, message)
     }
 
+    /// The tool itself failed (`internal`); say what, not how to fix the arguments.
     pub fn internal(message: impl Into<String>) -> Self {
         Self::new(codes::INTERNAL, message)
     }
 
+    /// The work took too long (`timeout`, retryable).
     pub fn timeout(message: impl Into<String>) -> Self {
         Self::new(codes::TIMEOUT, message).retryable(true)
     }
 
+    /// The client cancelled the request (`cancelled`); see [`ToolContext::is_cancelled`](crate::ToolContext::is_cancelled).
     pub fn cancelled() -> Self {
         Self::new(codes::CANCELLED, "The request was cancelled by the client.")
     }
@@ -102,6 +141,7 @@ impl ToolError {
         self
     }
 
+    /// The error code.
     pub fn code(&self) -> &str {
         &self.code
     }

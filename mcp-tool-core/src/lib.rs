@@ -8,6 +8,7 @@
 // rmcp marks logging and server-to-client requests deprecated for the 2026-07-28 protocol;
 // this crate serves the revisions up to 2025-11-25, where they are current (see server/handler.rs).
 #![allow(deprecated)]
+#![warn(missing_docs)]
 
 pub mod args;
 pub mod client_requests;
@@ -34,7 +35,9 @@ pub use page::Page;
 pub use rmcp;
 pub use server::dispatch::UnknownTool;
 pub use server::transport::{HTTP_PATH, ServeError};
-pub use server::{BuildError, LintWarning, SIZE_HINT_META, ToolServer, ToolServerBuilder};
+pub use server::{
+    BuildError, LintWarning, SIZE_HINT_META, ToolServer, ToolServerBuilder, UnservedTool,
+};
 
 /// The names a tool author needs: `use mcp_tool_core::prelude::*;`.
 pub mod prelude {

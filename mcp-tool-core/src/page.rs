@@ -7,6 +7,33 @@ use serde_json::Value;
 ///
 /// A tool says where the next page starts with [`Page::with_next`] (any serializable position:
 /// an offset, a keyset); the runtime turns that into an opaque `next_cursor` bound to the query.
+///
+/// ```
+/// use mcp_tool_core::prelude::*;
+///
+/// /// Arguments of a paginated tool.
+/// #[tool_args]
+/// pub struct ListNotesArgs {
+///     /// Notes per page.
+///     #[arg(default = 20, max = 100)]
+///     pub limit: u32,
+///     /// `next_cursor` from the previous page; omit for the first page.
+///     pub cursor: Option<Cursor>,
+/// }
+///
+/// fn page_of_notes(all: Vec<String>, args: &ListNotesArgs) -> ToolResult<Page<String>> {
+///     let offset: usize = match &args.cursor {
+///         Some(cursor) => cursor.position()?,
+///         None => 0,
+///     };
+///     Ok(Page::from_offset(all, offset, args.limit as usize))
+/// }
+///
+/// let args = ListNotesArgs { limit: 2, cursor: None };
+/// let page = page_of_notes(vec!["a".into(), "b".into(), "c".into()], &args).unwrap();
+/// assert_eq!(page.items(), ["a", "b"]);
+/// assert!(page.has_more());
+/// ```
 #[derive(Debug, Clone)]
 pub struct Page<T> {
     pub(crate) items: Vec<T>,
@@ -62,10 +89,12 @@ impl<T> Page<T> {
         }
     }
 
+    /// The items of this page.
     pub fn items(&self) -> &[T] {
         &self.items
     }
 
+    /// Whether a next page was announced with [`with_next`](Self::with_next).
     pub fn has_more(&self) -> bool {
         self.next.is_some()
     }

@@ -1,12 +1,33 @@
 //! Testing kit: a real rmcp client talking to a server, in-process or over any transport.
 //!
-//! ```no_run
-//! # async fn demo(server: mcp_tool_core::ToolServer) {
-//! use mcp_tool_core::testing::TestClient;
+//! ```
+//! use mcp_tool_core::prelude::*;
+//! use mcp_tool_core::{ToolServer, testing::TestClient};
+//!
+//! /// Arguments of `get_greeting`.
+//! #[tool_args]
+//! pub struct GreetArgs {
+//!     /// Who to greet.
+//!     pub name: String,
+//! }
+//!
+//! /// Return a greeting for `name`.
+//! #[mcp_tool(name = "get_greeting", family = "greetings", size_hint = "1KB", read_only)]
+//! pub async fn get_greeting(args: GreetArgs) -> ToolResult<String> {
+//!     Ok(format!("Hello, {}!", args.name))
+//! }
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let server = ToolServer::builder().families(["greetings"]).build().unwrap();
 //! let client = TestClient::in_process(&server).await;
-//! let answer = client.call("list_notes", serde_json::json!({"limit": 5})).await;
-//! assert!(answer.is_ok());
+//! let answer = client.call("get_greeting", serde_json::json!({"name": "Ada"})).await;
+//! assert_eq!(answer.expect_ok(), "Hello, Ada!");
 //! client.assert_within_size_hint(&answer);
+//!
+//! let bad = client.call("get_greeting", serde_json::json!({})).await;
+//! assert_eq!(bad.error_code(), Some("invalid_parameter"));
+//! client.close().await;
 //! # }
 //! ```
 
@@ -26,14 +47,22 @@ use std::sync::{Arc, Mutex};
 /// A notification the client received.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Notification {
+    /// A `notifications/progress` (see [`ToolContext::progress`](crate::ToolContext::progress)).
     Progress {
+        /// Work done so far.
         progress: f64,
+        /// Work in all, if the tool knows it.
         total: Option<f64>,
+        /// What the tool is doing.
         message: Option<String>,
     },
+    /// A `notifications/message` (see [`ToolContext::log`](crate::ToolContext::log)).
     Log {
+        /// The level's wire name (`info`, `warning`, ...).
         level: String,
+        /// The tool that logged it.
         logger: Option<String>,
+        /// The logged value.
         data: Value,
     },
 }
@@ -85,17 +114,23 @@ impl ClientHandler for Recorder {
 /// One answer, parsed: the envelope from `structuredContent`, checked against the text copy.
 #[derive(Debug, Clone)]
 pub struct Answer {
+    /// The tool that was called.
     pub tool: String,
+    /// The envelope (`structuredContent`).
     pub envelope: Value,
+    /// The text content, whose JSON equals `envelope`.
     pub text: String,
+    /// The result's `isError`.
     pub is_error: bool,
 }
 
 impl Answer {
+    /// Whether the envelope says `"status": "ok"`.
     pub fn is_ok(&self) -> bool {
         self.envelope["status"] == "ok"
     }
 
+    /// The envelope's `data` (`null` for an error).
     pub fn data(&self) -> &Value {
         &self.envelope["data"]
     }
@@ -105,14 +140,17 @@ impl Answer {
         self.envelope["error"]["code"].as_str()
     }
 
+    /// The envelope's `error` object (`null` for a success).
     pub fn error(&self) -> &Value {
         &self.envelope["error"]
     }
 
+    /// `pagination.next_cursor`, to pass as `cursor` for the next page.
     pub fn next_cursor(&self) -> Option<&str> {
         self.envelope["pagination"]["next_cursor"].as_str()
     }
 
+    /// The size of the answer's text in bytes.
     pub fn bytes(&self) -> usize {
         self.text.len()
     }

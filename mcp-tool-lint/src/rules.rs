@@ -2,7 +2,7 @@
 
 use crate::text;
 use crate::{
-    Allow, Args, Exception, Finding, Lint, OutputShape, Param, Report, Target, Tool, TypeClass,
+    AcceptedAllow, Allow, Args, Finding, Lint, OutputShape, Param, Report, Target, Tool, TypeClass,
 };
 
 /// `too_many_params` fires above this many parameters.
@@ -60,7 +60,7 @@ pub(crate) fn check_args(args: &Args) -> Report {
     }
     let mut report = Report {
         findings,
-        exceptions: Vec::new(),
+        accepted_allows: Vec::new(),
     };
     let mut scopes: Vec<(Option<usize>, &[Allow])> = vec![(None, args.allows.as_slice())];
     scopes.extend(
@@ -366,7 +366,7 @@ pub(crate) fn check_tool(tool: &Tool, budget: usize) -> Report {
     }
     let mut report = Report {
         findings,
-        exceptions: Vec::new(),
+        accepted_allows: Vec::new(),
     };
     apply_allows(
         &mut report,
@@ -395,7 +395,7 @@ pub(crate) fn check_pagination(has_cursor: bool, output: OutputShape) -> Option<
     }
 }
 
-/// Validates the allows, drops the findings they silence and records them as exceptions.
+/// Validates the allows, drops the findings they silence and records them as accepted allows.
 /// `scopes` pairs each list of allows with the parameter it is written on (`None`: the item).
 /// An item-level allow covers the whole item; a field's allow covers only that field.
 fn apply_allows(
@@ -459,7 +459,7 @@ fn apply_allows(
                 Some(p) if params => Target::Param(*p),
                 _ => item,
             };
-            report.exceptions.push(Exception {
+            report.accepted_allows.push(AcceptedAllow {
                 lint,
                 target,
                 reason: allow.reason.trim().to_string(),

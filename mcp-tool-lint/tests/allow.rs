@@ -17,7 +17,7 @@ fn provider_string(allows: Vec<Allow>) -> Param {
 }
 
 #[test]
-fn a_field_allow_drops_the_finding_and_records_the_exception() {
+fn a_field_allow_drops_the_finding_and_records_the_accepted_allow() {
     let a = args(vec![provider_string(vec![Allow::new(
         "closed_domain_string",
         "providers are user-defined plugins",
@@ -25,8 +25,8 @@ fn a_field_allow_drops_the_finding_and_records_the_exception() {
     let r = check_args(&a);
     assert_clean(&r);
     assert_eq!(
-        r.exceptions,
-        vec![Exception {
+        r.accepted_allows,
+        vec![AcceptedAllow {
             lint: Lint::ClosedDomainString,
             target: Target::Param(0),
             reason: "providers are user-defined plugins".into(),
@@ -59,8 +59,8 @@ fn an_item_allow_covers_the_whole_item() {
     };
     let r = check_args(&a);
     assert_clean(&r);
-    assert_eq!(r.exceptions[0].target, Target::Args);
-    assert_eq!(r.exceptions[0].suppressed, 1);
+    assert_eq!(r.accepted_allows[0].target, Target::Args);
+    assert_eq!(r.accepted_allows[0].suppressed, 1);
 
     let t = Tool {
         allows: vec![Allow::new("tool_name", "name fixed by an external client")],
@@ -68,8 +68,8 @@ fn an_item_allow_covers_the_whole_item() {
     };
     let r = check_tool(&t);
     assert_clean(&r);
-    assert_eq!(r.exceptions[0].lint, Lint::ToolName);
-    assert_eq!(r.exceptions[0].target, Target::Tool);
+    assert_eq!(r.accepted_allows[0].lint, Lint::ToolName);
+    assert_eq!(r.accepted_allows[0].target, Target::Tool);
 }
 
 #[test]
@@ -80,7 +80,7 @@ fn an_allow_for_a_lint_that_did_not_fire_is_kept_with_zero_suppressed() {
     }]);
     let r = check_args(&a);
     assert_clean(&r);
-    assert_eq!(r.exceptions[0].suppressed, 0);
+    assert_eq!(r.accepted_allows[0].suppressed, 0);
 }
 
 #[test]
@@ -107,7 +107,7 @@ fn an_empty_reason_is_an_error_and_silences_nothing() {
         "{}",
         err.render()
     );
-    assert!(r.exceptions.is_empty());
+    assert!(r.accepted_allows.is_empty());
 }
 
 #[test]

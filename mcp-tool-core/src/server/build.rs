@@ -1,18 +1,36 @@
 //! `ToolServerBuilder::build`: every registry problem found and reported at once.
 
-use super::{Inner, Prepared, ToolServer};
+use super::{Inner, Prepared, ToolServer, families};
 use crate::envelope::{self, format_size};
 use crate::registry::{self, ToolDef};
 use crate::state::States;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool, ToolAnnotations};
 use serde_json::{Map, Value};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
 /// Configures a [`ToolServer`]. Every setting has a working default but the name and version,
 /// which default to the crate's own only as a last resort: pass them.
+///
+/// ```
+/// use mcp_tool_core::ToolServer;
+/// use std::time::Duration;
+///
+/// # fn main() -> Result<(), mcp_tool_core::BuildError> {
+/// struct Store; // what the tools take as `&Store`
+///
+/// let server = ToolServer::builder()
+///     .name("notes")
+///     .version(env!("CARGO_PKG_VERSION"))
+///     .instructions("`list_notes` pages through notes; `get_note` shows one.")
+///     .state(Store)
+///     .timeout(Duration::from_secs(30))
+///     .build()?;
+/// assert_eq!(server.unserved_tools(), &[]);
+/// # Ok(()) }
+/// ```
 pub struct ToolServerBuilder {
     name: String,
     version: String,
@@ -20,6 +38,7 @@ pub struct ToolServerBuilder {
     instructions: Option<String>,
     states: States,
     families: Option<Vec<String>>,
+    excluded_families: Vec<String>,
     tools_page_size: usize,
     timeout: Option<Duration>,
     tools: Option<Vec<&'static ToolDef>>,
@@ -34,6 +53,7 @@ impl Default for ToolServerBuilder {
             instructions: None,
             states: States::default(),
             families: None,
+            excluded_families: Vec::new(),
             tools_page_size: 100,
             timeout: None,
             tools: None,
@@ -48,11 +68,14 @@ impl ToolServerBuilder {
         self
     }
 
+    /// The server version clients show (sent as `serverInfo.version`); usually
+    /// `env!("CARGO_PKG_VERSION")`.
     pub fn version(mut self, version: impl Into<String>) -> Self {
         self.version = version.into();
         self
     }
 
+    /// A human-readable server name for client UIs (`serverInfo.title`).
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
         self
@@ -71,12 +94,34 @@ impl ToolServerBuilder {
     }
 
     /// Serve only the tools of these families (default: every registered tool).
+    ///
+    /// A family named here without any registered tool fails [`build`](Self::build). A
+    /// registered family left out is logged as a warning and listed by
+    /// [`ToolServer::unserved_tools`], unless it is named in
+    /// [`exclude_families`](Self::exclude_families).
     pub fn families<I, S>(mut self, families: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
         self.families = Some(families.into_iter().map(Into::into).collect());
+        self
+    }
+
+    /// Families linked into this binary that this server leaves out on purpose (e.g. another
+    /// server's tools in a crate that builds two servers). Their tools are not served and not
+    /// reported as unserved; with no [`families`](Self::families) call, every other family is
+    /// served.
+    ///
+    /// A family named here without any registered tool, or also named in `families`, fails
+    /// [`build`](Self::build).
+    pub fn exclude_families<I, S>(mut self, families: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.excluded_families
+            .extend(families.into_iter().map(Into::into));
         self
     }
 
@@ -100,31 +145,26 @@ impl ToolServerBuilder {
     }
 
     /// Checks the tool set and prepares everything calls need.
+    ///
+    /// Registered families that are neither served nor excluded are logged as warnings and
+    /// kept in [`ToolServer::unserved_tools`]; see [`families`](Self::families).
+    ///
+    /// # Errors
+    ///
+    /// A [`BuildError`] listing every problem at once: a tool name registered twice (both
+    /// locations), an injected `&T` without a matching [`state`](Self::state), a family
+    /// setting that names no registered tool, an input schema that is not an object.
     pub fn build(self) -> Result<ToolServer, BuildError> {
-        let mut problems = Vec::new();
         let registered = self.tools.unwrap_or_else(registry::all_tools);
-        let selected: Vec<&'static ToolDef> = match &self.families {
-            None => registered,
-            Some(families) => {
-                let known: BTreeSet<&str> = registered.iter().map(|t| t.family).collect();
-                for family in families {
-                    if !known.contains(family.as_str()) {
-                        problems.push(format!(
-                            "family `{family}` has no tools (registered families: {})",
-                            known
-                                .iter()
-                                .map(|f| format!("`{f}`"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ));
-                    }
-                }
-                registered
-                    .into_iter()
-                    .filter(|t| families.iter().any(|f| f == t.family))
-                    .collect()
-            }
-        };
+        let families::Selection {
+            served: selected,
+            unserved,
+            mut problems,
+        } = families::select(
+            registered,
+            self.families.as_deref(),
+            &self.excluded_families,
+        );
 
         let mut by_name: HashMap<&'static str, usize> = HashMap::new();
         let mut lint_warnings = Vec::new();
@@ -164,6 +204,8 @@ impl ToolServerBuilder {
         if !problems.is_empty() {
             return Err(BuildError { problems });
         }
+        let served: Vec<&'static ToolDef> = tools.iter().map(|p| p.def).collect();
+        families::warn_unserved(&unserved, &served);
 
         let mut server_info = Implementation::new(self.name, self.version);
         server_info.title = self.title;
@@ -182,6 +224,7 @@ impl ToolServerBuilder {
                 tools_page_size: self.tools_page_size,
                 timeout: self.timeout,
                 lint_warnings,
+                unserved,
             }),
         })
     }
@@ -299,8 +342,11 @@ fn lint_schema(prepared: &Prepared) -> Vec<LintWarning> {
 /// A design-rule finding on a served tool's schemas.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LintWarning {
+    /// The tool's wire name.
     pub tool: &'static str,
+    /// The lint's stable name.
     pub lint: &'static str,
+    /// The rendered finding: `[lint] message`, a blank line, `help: fix`.
     pub message: String,
 }
 
@@ -324,6 +370,7 @@ fn describe(def: &ToolDef) -> String {
 /// Everything wrong with a tool set, found in one pass.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildError {
+    /// One sentence per problem, each naming the tool and where it is defined.
     pub problems: Vec<String>,
 }
 

@@ -13,7 +13,9 @@ use std::panic::AssertUnwindSafe;
 /// The tool name matched nothing this server serves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownTool {
+    /// The name asked for.
     pub name: String,
+    /// Every tool the server serves, in `tools/list` order.
     pub available: Vec<String>,
 }
 
@@ -33,6 +35,11 @@ impl std::error::Error for UnknownTool {}
 impl ToolServer {
     /// Calls a tool without MCP (a CLI, a script, a test) and returns its envelope.
     /// `arguments` must be a JSON object or null; anything else is an `invalid_parameter` answer.
+    ///
+    /// # Errors
+    ///
+    /// [`UnknownTool`] when no served tool has this name. A tool error is not an `Err`: it is
+    /// an envelope with [`Envelope::is_error`] set, exactly what an MCP client would get.
     pub async fn call(&self, name: &str, arguments: Value) -> Result<Envelope, UnknownTool> {
         let prepared = self.prepared(name).ok_or_else(|| self.unknown(name))?;
         let arguments = match arguments {

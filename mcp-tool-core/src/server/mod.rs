@@ -2,10 +2,12 @@
 
 mod build;
 pub(crate) mod dispatch;
+mod families;
 mod handler;
 pub(crate) mod transport;
 
 pub use build::{BuildError, LintWarning, SIZE_HINT_META, ToolServerBuilder};
+pub use families::UnservedTool;
 pub(crate) use handler::Handler;
 
 use crate::registry::ToolDef;
@@ -17,6 +19,28 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// A validated set of tools with their states. Cheap to clone; clones share everything.
+///
+/// Made by [`ToolServer::builder`], then served with [`serve_stdio`](Self::serve_stdio),
+/// [`serve_http`](Self::serve_http) or any rmcp transport ([`serve`](Self::serve)), or called
+/// directly with [`call`](Self::call).
+///
+/// ```no_run
+/// use mcp_tool_core::ToolServer;
+///
+/// #[tokio::main]
+/// async fn main() {
+///     let server = ToolServer::builder()
+///         .name("notes")
+///         .version(env!("CARGO_PKG_VERSION"))
+///         .families(["notes"])
+///         .build()
+///         .unwrap_or_else(|e| panic!("{e}"));
+///     // stdout carries the protocol: log to stderr.
+///     if let Err(e) = server.serve_stdio().await {
+///         eprintln!("notes: {e}");
+///     }
+/// }
+/// ```
 #[derive(Clone)]
 pub struct ToolServer {
     inner: Arc<Inner>,
@@ -30,6 +54,7 @@ struct Inner {
     tools_page_size: usize,
     timeout: Option<Duration>,
     lint_warnings: Vec<LintWarning>,
+    unserved: Vec<UnservedTool>,
 }
 
 /// A tool with everything computed once at build time, so calls do no schema work.
@@ -60,6 +85,7 @@ impl std::fmt::Debug for ToolServer {
 }
 
 impl ToolServer {
+    /// A builder with default settings; see [`ToolServerBuilder`].
     pub fn builder() -> ToolServerBuilder {
         ToolServerBuilder::default()
     }
@@ -82,6 +108,19 @@ impl ToolServer {
     /// Design-rule findings on the served schemas (also logged as warnings at build).
     pub fn lint_warnings(&self) -> &[LintWarning] {
         &self.inner.lint_warnings
+    }
+
+    /// Registered tools this server does not serve although nothing excluded them: their
+    /// family is missing from [`ToolServerBuilder::families`] and from
+    /// [`ToolServerBuilder::exclude_families`] (each such family is also logged as a warning
+    /// at build). Usually a mistyped `family = ".."`; a server's test can assert it is empty:
+    ///
+    /// ```
+    /// # let server = mcp_tool_core::ToolServer::builder().build().unwrap();
+    /// assert_eq!(server.unserved_tools(), &[]);
+    /// ```
+    pub fn unserved_tools(&self) -> &[UnservedTool] {
+        &self.inner.unserved
     }
 
     /// Every silenced lint with its reason, per tool, for review.

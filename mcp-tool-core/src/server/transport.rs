@@ -11,10 +11,13 @@ use std::sync::Arc;
 /// Serving failed: the transport could not start, or the session ended in an error.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
+    /// The `initialize` handshake failed (the client spoke something else, or hung up).
     #[error("the MCP session could not start: {0}")]
     Initialize(String),
+    /// The session started, then ended with a transport or protocol error.
     #[error("the MCP session ended with an error: {0}")]
     Session(String),
+    /// Binding or serving the HTTP listener failed (address in use, no permission).
     #[error("HTTP server error: {0}")]
     Io(#[from] std::io::Error),
 }
