@@ -5,10 +5,14 @@
 //! macros still emit the item itself so that its users do not fail in cascade.
 
 mod args;
+mod attrs;
+mod classify;
 mod diagnostics;
 mod docs;
 mod lints;
+mod model;
 mod output;
+mod private;
 mod size;
 mod tool;
 
