@@ -6,6 +6,7 @@ use crate::diagnostics::Errors;
 use crate::lints;
 use crate::model::{Annotations, CheckedTool, ParamKind, ToolItem, ToolParam};
 use crate::size::parse_size_hint;
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
 /// `None` when the tool cannot be registered; the errors say why.
@@ -38,8 +39,11 @@ pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<CheckedTool> {
             );
         }
     };
-    required(&keys.name, "name", "\"verb_object\"", errors);
-    let name = keys.name.as_ref().map(syn::LitStr::value);
+    // Without `name`, the fn's own name is the tool's (`r#type` is called `type`).
+    let name = match &keys.name {
+        Some(name) => name.value(),
+        None => sig.ident.unraw().to_string(),
+    };
     required(&keys.family, "family", "\"my_family\"", errors);
     required(&keys.size_hint, "size_hint", "\"10KB\"", errors);
     let size_hint = keys
@@ -107,14 +111,13 @@ pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<CheckedTool> {
         );
     }
     let has_args = params.iter().any(|p| matches!(p, ToolParam::Args(_)));
-    if let (Some(output), Some(name)) = (&tool.output, &name) {
-        lints::check_tool(tool, name, output, has_args, errors);
+    if let Some(output) = &tool.output {
+        lints::check_tool(tool, &name, output, has_args, errors);
     }
     let paginated = matches!(&tool.output, Some(o) if matches!(o.kind, OutputKind::Page(_)));
-    let pagination_message = name
-        .as_ref()
-        .filter(|_| has_args)
-        .and_then(|name| lints::pagination_message(tool, name, paginated));
+    let pagination_message = has_args
+        .then(|| lints::pagination_message(tool, &name, paginated))
+        .flatten();
     let a = &keys.annotations;
     Some(CheckedTool {
         fn_ident: sig.ident.clone(),
@@ -133,6 +136,6 @@ pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<CheckedTool> {
         return_span: tool.return_span,
         allows: keys.allows.clone(),
         pagination_message,
-        name: name?,
+        name,
     })
 }
