@@ -73,7 +73,7 @@ fn lint_class(ty: &Type) -> lint::TypeClass {
 #[derive(Clone)]
 pub enum OutputKind {
     /// `Page<U>`: a list, paginated; the output schema is that of `Vec<U>`.
-    Page(Type),
+    Page(Box<Type>),
     /// `Content`: rich content (text, images, resources), without an output schema.
     Content,
     /// Any other `T`, serialized as the data of the envelope.
@@ -82,7 +82,7 @@ pub enum OutputKind {
 
 pub fn output_kind(output: &Type) -> OutputKind {
     if let Some(item) = generic_arg(output, "Page") {
-        return OutputKind::Page(item.clone());
+        return OutputKind::Page(Box::new(item.clone()));
     }
     match last_ident(output).as_deref() {
         Some("Content") => OutputKind::Content,

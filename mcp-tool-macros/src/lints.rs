@@ -1,5 +1,5 @@
-//! Bridge to `mcp-tool-lint`: builds its neutral model from syntax, and turns its findings into
-//! errors spanned at the field or attribute at fault.
+//! Bridge to `mcp-tool-lint`: builds its neutral model from the macros' typed model, and turns
+//! its findings into errors spanned at the field or attribute at fault.
 
 use crate::classify::OutputKind;
 use crate::diagnostics::Errors;
