@@ -1,13 +1,12 @@
-//! Bridge to `mcp-tool-lint`: builds its neutral model from syntax, and turns its findings into
-//! errors spanned at the field or attribute at fault.
+//! Bridge to `mcp-tool-lint`: builds its neutral model from the macros' typed model, and turns
+//! its findings into errors spanned at the field or attribute at fault.
 
-use crate::args::validate_helpers::{generic_arg, last_ident, option_inner};
-use crate::args::{Allow, ArgsItemRef, Field, Shape, Variant};
+use crate::classify::OutputKind;
 use crate::diagnostics::Errors;
-use crate::tool::ToolItemRef;
+use crate::model::{Allow, ArgsBody, ArgsItem, Field, Output, ToolItem, Variant};
 use mcp_tool_lint as lint;
 use proc_macro2::Span;
-use syn::Type;
+use syn::LitStr;
 use syn::spanned::Spanned;
 
 fn model_allows(allows: &[Allow]) -> Vec<lint::Allow> {
@@ -17,47 +16,13 @@ fn model_allows(allows: &[Allow]) -> Vec<lint::Allow> {
         .collect()
 }
 
-/// What the model sees of a Rust type.
-fn type_class(ty: &Type) -> lint::TypeClass {
-    use lint::TypeClass as C;
-    if let Type::Reference(r) = ty {
-        return type_class(&r.elem);
-    }
-    if let Some(inner) = option_inner(ty) {
-        return type_class(inner);
-    }
-    for list in ["Vec", "HashSet", "BTreeSet"] {
-        if let Some(inner) = generic_arg(ty, list) {
-            return C::Array(Box::new(type_class(inner)));
-        }
-    }
-    match last_ident(ty).as_deref() {
-        Some("String" | "str" | "Cow") => C::String,
-        Some("bool") => C::Bool,
-        Some("u8" | "u16" | "u32" | "u64" | "usize" | "i8" | "i16" | "i32" | "i64" | "isize") => {
-            C::Integer
-        }
-        Some("f32" | "f64") => C::Number,
-        Some("Cursor") => C::Cursor,
-        Some("HashMap" | "BTreeMap" | "Map" | "Value") => C::Object,
-        Some(other) => C::Other(other.to_owned()),
-        None => C::Other(String::new()),
-    }
-}
-
-/// Whether a field is the pagination cursor, by the same rule as the lint (`Param::is_cursor`),
-/// so that the const-evaluated check and the lint never disagree.
-pub fn is_cursor(ident: &syn::Ident, ty: &Type) -> bool {
-    lint::Param::new(ident.to_string(), type_class(ty)).is_cursor()
-}
-
-pub fn check_args(args: &ArgsItemRef, errors: &mut Errors) {
+pub fn check_args(args: &ArgsItem, errors: &mut Errors) {
     // Without the `lints` feature the macros only expand (to measure what the lints cost).
     if cfg!(not(feature = "lints")) {
         return;
     }
-    match &args.shape {
-        Shape::Struct(fields) => check_fields(
+    match (&args.body, &args.tag) {
+        (ArgsBody::Struct(Some(fields)), _) => check_fields(
             args,
             fields,
             args.deny_unknown_fields,
@@ -65,27 +30,28 @@ pub fn check_args(args: &ArgsItemRef, errors: &mut Errors) {
             args.ident.span(),
             errors,
         ),
-        Shape::Tagged { tag, variants, .. } => {
+        (ArgsBody::Enum(variants), Some(tag)) => {
             check_tag(args, tag, variants, errors);
             // Each variant is one set of parameters the model fills at once, so the rules
             // between parameters (`hidden_coupling`, `too_many_params`) run per variant. The
             // item's allows were validated with the tag; here they only silence.
-            for v in variants.iter().filter(|v| !v.fields.is_empty()) {
-                check_fields(args, &v.fields, None, false, v.ident.span(), errors);
+            for v in variants.iter().filter(|v| !v.fields.named().is_empty()) {
+                check_fields(args, v.fields.named(), None, false, v.ident.span(), errors);
             }
         }
-        Shape::Enum => {}
+        // A closed set of names has no parameters to check.
+        (ArgsBody::Struct(None) | ArgsBody::Enum(_), _) => {}
     }
 }
 
 fn param(f: &Field) -> lint::Param {
     lint::Param {
         name: f.ident.to_string(),
-        ty: type_class(&f.ty),
-        required: option_inner(&f.ty).is_none() && f.default.is_none() && !f.serde_default,
+        ty: f.class.lint.clone(),
+        required: !f.class.optional && f.default.is_none() && !f.serde_default,
         default: f.default.as_ref().map(|d| quote::quote!(#d).to_string()),
-        min: f.min.as_ref().and_then(|(t, _)| t.parse().ok()),
-        max: f.max.as_ref().and_then(|(t, _)| t.parse().ok()),
+        min: f.min.as_ref().and_then(|b| b.text.parse().ok()),
+        max: f.max.as_ref().and_then(|b| b.text.parse().ok()),
         description: f.docs.clone(),
         serde_default: f.serde_default,
         allows: model_allows(&f.allows),
@@ -95,7 +61,7 @@ fn param(f: &Field) -> lint::Param {
 /// The argument rules on one set of fields: a struct's, or one variant's (`owner` is what a
 /// finding about the set as a whole points at).
 fn check_fields(
-    args: &ArgsItemRef,
+    args: &ArgsItem,
     fields: &[Field],
     deny_unknown_fields: Option<Span>,
     item_allow_errors: bool,
@@ -133,7 +99,7 @@ fn check_fields(
 
 /// The tag as the parameter the model sees: its name, and the variants it chooses between,
 /// each of which needs a doc saying when to choose it.
-fn check_tag(args: &ArgsItemRef, tag: &syn::LitStr, variants: &[Variant], errors: &mut Errors) {
+fn check_tag(args: &ArgsItem, tag: &syn::LitStr, variants: &[Variant], errors: &mut Errors) {
     let undocumented = variants
         .iter()
         .find(|v| v.docs.is_none())
@@ -191,44 +157,40 @@ fn snake_case(name: &str) -> String {
 }
 
 pub fn check_tool(
-    tool: &ToolItemRef,
+    tool: &ToolItem,
     name: &str,
-    paginated: bool,
+    output: &Output,
     has_args: bool,
-    output: &Type,
     errors: &mut Errors,
 ) {
     if cfg!(not(feature = "lints")) {
         return;
     }
-    let attr = &tool.attr;
+    let keys = &tool.keys;
+    let a = &keys.annotations;
+    let paginated = matches!(output.kind, OutputKind::Page(_));
     let model = lint::Tool {
         name: name.to_owned(),
-        title: attr.title.as_ref().map(|t| t.value()),
+        title: keys.title.as_ref().map(LitStr::value),
         description: tool.docs.clone(),
         annotations: lint::Annotations {
-            read_only: attr.read_only.is_present(),
-            destructive: attr.destructive.is_present(),
-            idempotent: attr.idempotent.is_present(),
-            open_world: attr.open_world.is_present(),
+            read_only: a.read_only.is_some(),
+            destructive: a.destructive.is_some(),
+            idempotent: a.idempotent.is_some(),
+            open_world: a.open_world.is_some(),
         },
         output: if paginated {
             lint::OutputShape::Page
         } else {
             lint::OutputShape::Single
         },
-        allows: model_allows(&tool.allows),
+        allows: model_allows(&keys.allows),
     };
     let fn_span = tool.func.sig.ident.span();
-    let annotation_span = [
-        &attr.destructive,
-        &attr.read_only,
-        &attr.idempotent,
-        &attr.open_world,
-    ]
-    .into_iter()
-    .find(|f| f.is_present())
-    .map(|f| f.span());
+    let annotation_span = [a.destructive, a.read_only, a.idempotent, a.open_world]
+        .into_iter()
+        .flatten()
+        .next();
     let mut findings = lint::check_tool(&model).findings;
     // Without an args struct there is no cursor at all, so the cross-item rule is decided here.
     if !has_args && lint::find_allow(&model.allows, lint::Lint::PaginationMismatch).is_none() {
@@ -236,11 +198,12 @@ pub fn check_tool(
     }
     for finding in findings {
         let span: Option<Span> = match finding.target {
-            lint::Target::ToolName => attr.name.as_ref().map(|n| n.span()),
+            // A name taken from the fn is blamed on the fn, the fallback.
+            lint::Target::ToolName => keys.name.as_ref().map(LitStr::span),
             lint::Target::ToolAnnotations => annotation_span,
-            lint::Target::ToolOutput => Some(output.span()),
+            lint::Target::ToolOutput => Some(output.ty.span()),
             lint::Target::Allow { param: None, index } => {
-                tool.allows.get(index).map(|a| a.lint.span())
+                keys.allows.get(index).map(|a| a.lint.span())
             }
             _ => None,
         };
@@ -248,23 +211,24 @@ pub fn check_tool(
     }
 }
 
-/// Whether the tool silenced `pagination_mismatch` (then no const check is emitted).
-pub fn allows_pagination_mismatch(tool: &ToolItemRef) -> bool {
-    cfg!(not(feature = "lints"))
-        || lint::find_allow(&model_allows(&tool.allows), lint::Lint::PaginationMismatch).is_some()
-}
-
-/// The messages of the const-evaluated cross-item check: a cursor without a page, a page
-/// without a cursor. The compiler prefixes them with "evaluation panicked: ", so the lint name
-/// comes right after, as in every other lint error.
-pub fn pagination_messages(name: &str) -> (String, String) {
-    let render = |has_cursor, shape| {
+/// The message of the const-evaluated cross-item check for this tool: a cursor without a page,
+/// or a page without a cursor. `None` when the tool silenced `pagination_mismatch` (or the
+/// lints are off): then no check is emitted. The compiler prefixes the message with
+/// "evaluation panicked: ", so the lint name comes right after, as in every other lint error.
+pub fn pagination_message(tool: &ToolItem, name: &str, paginated: bool) -> Option<String> {
+    let allows = model_allows(&tool.keys.allows);
+    let allowed = lint::find_allow(&allows, lint::Lint::PaginationMismatch).is_some();
+    if cfg!(not(feature = "lints")) || allowed {
+        return None;
+    }
+    let (has_cursor, shape) = if paginated {
+        (false, lint::OutputShape::Page)
+    } else {
+        (true, lint::OutputShape::Single)
+    };
+    Some(
         lint::check_pagination(has_cursor, shape)
             .map(|f| format!("[{}] `{name}`: {}\n\nhelp: {}", f.code(), f.message, f.help))
-            .unwrap_or_default()
-    };
-    (
-        render(true, lint::OutputShape::Single),
-        render(false, lint::OutputShape::Page),
+            .unwrap_or_default(),
     )
 }

@@ -22,10 +22,9 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         ),
     }
     let errs = errors.to_compile_errors();
+    let derives = crate::private::derives(&["Serialize"]);
     quote! {
-        #[derive(::mcp_tool_core::__private::serde::Serialize, ::mcp_tool_core::__private::schemars::JsonSchema)]
-        #[serde(crate = "::mcp_tool_core::__private::serde")]
-        #[schemars(crate = "::mcp_tool_core::__private::schemars")]
+        #derives
         #item
         #errs
     }

@@ -2,25 +2,25 @@
 
 mod expand;
 mod parse;
-pub(crate) mod validate;
-pub(crate) use validate as validate_helpers;
-
-pub use parse::{
-    Allow, ArgsItem as ArgsItemRef, Field, Shape, Variant, allows_from as parse_allows,
-};
+mod validate;
 
 use crate::diagnostics::Errors;
 use proc_macro2::TokenStream;
+use quote::quote;
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
-    let Some(parsed) = parse::parse(attr, item.clone(), &mut errors) else {
-        // Not even a struct or enum: give back the item untouched next to the errors.
-        let errs = errors.to_compile_errors();
-        return quote::quote!(#item #errs);
-    };
-    validate::validate(&parsed, &mut errors);
-    let code = expand::expand(&parsed);
+    let checked = parse::parse(attr, item.clone(), &mut errors)
+        .and_then(|parsed| validate::validate(&parsed, &mut errors));
     let errs = errors.to_compile_errors();
-    quote::quote!(#code #errs)
+    match checked {
+        // The derives are emitted even next to errors: without them every use of the item
+        // would fail too, and hide the errors that matter.
+        Some(checked) => {
+            let code = expand::expand(&checked);
+            quote!(#code #errs)
+        }
+        // Not an item code can be generated for: give it back untouched next to the errors.
+        None => quote!(#item #errs),
+    }
 }

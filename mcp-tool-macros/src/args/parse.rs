@@ -1,35 +1,23 @@
-//! Reading a `#[tool_args]` item and its `#[arg(...)]` field attributes.
+//! Reading a `#[tool_args]` item and its `#[arg(...)]` field attributes into the model.
+//!
+//! Only what cannot be read is reported here: unknown keys, values of the wrong kind. What the
+//! item means (a tag on a struct, a tuple variant) is for `validate`.
 
+use crate::classify::field_type;
 use crate::diagnostics::Errors;
 use crate::docs::doc_text;
+use crate::model::{ArgsBody, ArgsItem, Bound, Field, Variant, VariantFields};
 use darling::FromMeta;
 use darling::ast::NestedMeta;
 use proc_macro2::{Span, TokenStream};
 use std::collections::HashMap;
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, Fields, Ident, Item, LitStr, Type};
-
-/// `allow(lint_name = "reason")`, as written.
-#[derive(Clone)]
-pub struct Allow {
-    pub lint: Ident,
-    pub reason: LitStr,
-}
-
-pub fn allows_from(map: HashMap<Ident, LitStr>) -> Vec<Allow> {
-    let mut allows: Vec<Allow> = map
-        .into_iter()
-        .map(|(lint, reason)| Allow { lint, reason })
-        .collect();
-    allows.sort_by_key(|a| a.lint.to_string());
-    allows
-}
+use syn::{Attribute, Expr, Fields, Ident, Item, LitStr};
 
 #[derive(Default, FromMeta)]
 struct ItemAttr {
     #[darling(default)]
     allow: HashMap<Ident, LitStr>,
-    /// The field that names the variant of an internally tagged enum.
     tag: Option<LitStr>,
 }
 
@@ -52,49 +40,7 @@ struct FieldAttr {
     allow: HashMap<Ident, LitStr>,
 }
 
-pub struct Field {
-    pub ident: Ident,
-    pub ty: Type,
-    pub docs: Option<String>,
-    pub default: Option<Expr>,
-    /// Bounds as JSON number text (`"1"`, `"-0.5"`), with the span to blame.
-    pub min: Option<(String, Span)>,
-    pub max: Option<(String, Span)>,
-    pub allows: Vec<Allow>,
-    pub serde_default: bool,
-}
-
-pub enum Shape {
-    Struct(Vec<Field>),
-    /// A fieldless enum: a closed set of values, checked for shape only.
-    Enum,
-    /// `#[tool_args(tag = "..")]`: an internally tagged enum whose variants are unit or have
-    /// named fields, each such field a parameter like a struct field.
-    Tagged {
-        tag: LitStr,
-        variants: Vec<Variant>,
-        /// False after an error in the tag or a variant's shape: the enum is then emitted
-        /// without `tag`, so that serde adds no second error about the same mistake.
-        sound: bool,
-    },
-}
-
-pub struct Variant {
-    pub ident: Ident,
-    pub docs: Option<String>,
-    /// Empty for a unit variant.
-    pub fields: Vec<Field>,
-}
-
-pub struct ArgsItem {
-    /// The item with `#[arg]` attributes removed, ready to re-emit.
-    pub item: Item,
-    pub ident: Ident,
-    pub shape: Shape,
-    pub allows: Vec<Allow>,
-    pub deny_unknown_fields: Option<Span>,
-}
-
+/// `None` when the item is not a struct or an enum: there is nothing to model.
 pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Option<ArgsItem> {
     let item: Item = match syn::parse2(item) {
         Ok(i) => i,
@@ -103,120 +49,27 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
             return None;
         }
     };
-    let (allows, tag) = match NestedMeta::parse_meta_list(attr)
+    let attr = match NestedMeta::parse_meta_list(attr)
         .map_err(darling::Error::from)
         .and_then(|m| ItemAttr::from_list(&m))
     {
-        Ok(a) => (allows_from(a.allow), a.tag),
+        Ok(a) => a,
         Err(e) => {
             errors.push(e.into());
-            (Vec::new(), None)
+            ItemAttr::default()
         }
     };
-    match item {
+    let (item, body) = match item {
         Item::Struct(mut s) => {
-            let deny_unknown_fields = serde_flag(&s.attrs, "deny_unknown_fields");
-            let Fields::Named(named) = &mut s.fields else {
-                errors.error(
-                    s.ident.span(),
-                    "#[tool_args] needs a struct with named fields: each field is a parameter",
-                    "write `struct Args { /// what it is\n    name: Type }`",
-                );
-                return None;
+            let fields = match &mut s.fields {
+                Fields::Named(named) => Some(named_fields(named, errors)),
+                Fields::Unnamed(_) | Fields::Unit => None,
             };
-            if let Some(tag) = &tag {
-                errors.error(
-                    tag.span(),
-                    "`tag` applies to enums: it names the field that says which variant is sent",
-                    "remove `tag = ..` from the struct; put it on an enum whose variants carry the fields: `#[tool_args(tag = \"..\")] pub enum ..`",
-                );
-            }
-            let fields = named_fields(named, errors);
-            let ident = s.ident.clone();
-            Some(ArgsItem {
-                item: Item::Struct(s),
-                ident,
-                shape: Shape::Struct(fields),
-                allows,
-                deny_unknown_fields,
-            })
+            (Item::Struct(s), ArgsBody::Struct(fields))
         }
         Item::Enum(mut e) => {
-            let ident = e.ident.clone();
-            let Some(tag) = tag else {
-                for v in e
-                    .variants
-                    .iter()
-                    .filter(|v| !matches!(v.fields, Fields::Unit))
-                {
-                    errors.error(
-                        v.fields.span(),
-                        format!("variant `{}` has fields, and an enum without `tag` is a closed set of names", v.ident),
-                        "to carry data, name the field that says which variant is sent: `#[tool_args(tag = \"..\")]`, and give the variants named fields; otherwise keep the variants fieldless",
-                    );
-                }
-                return Some(ArgsItem {
-                    item: Item::Enum(e),
-                    ident,
-                    shape: Shape::Enum,
-                    allows,
-                    deny_unknown_fields: None,
-                });
-            };
-            let tag_name = tag.value();
-            let mut sound = !tag_name.trim().is_empty();
-            if !sound {
-                errors.error(
-                    tag.span(),
-                    "the `tag` is empty: it is the name of the field that says which variant is sent",
-                    "name the choice the variants make, e.g. `tag = \"detail_level\"`",
-                );
-            }
-            let mut variants = Vec::new();
-            for v in e.variants.iter_mut() {
-                let fields = match &mut v.fields {
-                    Fields::Unit => Vec::new(),
-                    Fields::Named(named) => named_fields(named, errors),
-                    Fields::Unnamed(unnamed) => {
-                        sound = false;
-                        // Still take `#[arg]` off, or the compiler adds "cannot find attribute".
-                        for f in unnamed.unnamed.iter_mut() {
-                            take_arg_attr(&mut f.attrs, errors);
-                        }
-                        errors.error(
-                            unnamed.span(),
-                            format!("variant `{}` has unnamed fields: in a tagged enum each field is a parameter, and a parameter needs a name", v.ident),
-                            format!("give the variant named fields, each with a doc comment: `{} {{ name: Type }}`", v.ident),
-                        );
-                        Vec::new()
-                    }
-                };
-                for f in fields.iter().filter(|f| f.ident == tag_name) {
-                    sound = false;
-                    errors.error(
-                        f.ident.span(),
-                        format!("`{}` is both the tag of `{ident}` and a field of its variant `{}`: the two would share one key", f.ident, v.ident),
-                        "rename the field, or choose another `tag`",
-                    );
-                }
-                variants.push(Variant {
-                    ident: v.ident.clone(),
-                    docs: doc_text(&v.attrs),
-                    fields,
-                });
-            }
-            let deny_unknown_fields = serde_flag(&e.attrs, "deny_unknown_fields");
-            Some(ArgsItem {
-                item: Item::Enum(e),
-                ident,
-                shape: Shape::Tagged {
-                    tag,
-                    variants,
-                    sound,
-                },
-                allows,
-                deny_unknown_fields,
-            })
+            let variants = e.variants.iter_mut().map(|v| variant(v, errors)).collect();
+            (Item::Enum(e), ArgsBody::Enum(variants))
         }
         other => {
             errors.error(
@@ -224,8 +77,42 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
                 "#[tool_args] goes on a struct (the arguments) or a fieldless enum (a closed set of values)",
                 "move the attribute to the argument struct",
             );
-            None
+            return None;
         }
+    };
+    let (ident, generics, attrs) = match &item {
+        Item::Struct(s) => (&s.ident, &s.generics, &s.attrs),
+        Item::Enum(e) => (&e.ident, &e.generics, &e.attrs),
+        _ => unreachable!("only structs and enums reach here"),
+    };
+    Some(ArgsItem {
+        ident: ident.clone(),
+        generics: generics.clone(),
+        deny_unknown_fields: serde_flag(attrs, "deny_unknown_fields"),
+        tag: attr.tag,
+        allows: crate::attrs::allows(attr.allow),
+        item,
+        body,
+    })
+}
+
+fn variant(v: &mut syn::Variant, errors: &mut Errors) -> Variant {
+    let fields = match &mut v.fields {
+        Fields::Unit => VariantFields::Unit,
+        Fields::Named(named) => VariantFields::Named(named_fields(named, errors)),
+        Fields::Unnamed(unnamed) => {
+            // Still take `#[arg]` off, or the compiler adds "cannot find attribute".
+            for f in unnamed.unnamed.iter_mut() {
+                take_arg_attr(&mut f.attrs, errors);
+            }
+            VariantFields::Unnamed
+        }
+    };
+    Variant {
+        ident: v.ident.clone(),
+        docs: doc_text(&v.attrs),
+        fields_span: v.fields.span(),
+        fields,
     }
 }
 
@@ -238,10 +125,11 @@ fn named_fields(named: &mut syn::FieldsNamed, errors: &mut Errors) -> Vec<Field>
         fields.push(Field {
             docs: doc_text(&f.attrs),
             serde_default: serde_flag(&f.attrs, "default").is_some(),
-            min: attr.min.as_ref().and_then(|e| number_text(e, errors)),
-            max: attr.max.as_ref().and_then(|e| number_text(e, errors)),
+            min: attr.min.as_ref().and_then(|e| bound(e, errors)),
+            max: attr.max.as_ref().and_then(|e| bound(e, errors)),
             default: attr.default.map(|v| v.0),
-            allows: allows_from(attr.allow),
+            allows: crate::attrs::allows(attr.allow),
+            class: field_type(&f.ty),
             ty: f.ty.clone(),
             ident,
         });
@@ -286,7 +174,7 @@ fn serde_flag(attrs: &[Attribute], word: &str) -> Option<Span> {
 }
 
 /// `min = 1`, `max = 0.5`, `min = -3` as JSON number text.
-fn number_text(expr: &Expr, errors: &mut Errors) -> Option<(String, Span)> {
+fn bound(expr: &Expr, errors: &mut Errors) -> Option<Bound> {
     let (negative, inner) = match expr {
         Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => (true, &*u.expr),
         e => (false, e),
@@ -300,7 +188,10 @@ fn number_text(expr: &Expr, errors: &mut Errors) -> Option<(String, Span)> {
         _ => None,
     };
     match text {
-        Some(t) => Some((if negative { format!("-{t}") } else { t }, expr.span())),
+        Some(t) => Some(Bound {
+            text: if negative { format!("-{t}") } else { t },
+            span: expr.span(),
+        }),
         None => {
             errors.error(
                 expr.span(),

@@ -1,38 +1,131 @@
-//! Structural checks of `#[tool_args]`, then the design lints.
+//! What a `#[tool_args]` item means: its shape, its `#[arg]` keys, then the design lints.
+//! Returns the checked model that `expand` generates from.
 
-use super::parse::{ArgsItem, Field, Shape};
+use crate::classify::is_cursor;
 use crate::diagnostics::Errors;
 use crate::lints;
+use crate::model::{
+    ArgsBody, ArgsItem, CheckedArgs, CheckedField, CheckedShape, CheckedVariant, Field, Variant,
+    VariantFields,
+};
+use syn::LitStr;
 use syn::spanned::Spanned;
-use syn::{Item, Type};
 
-pub fn validate(args: &ArgsItem, errors: &mut Errors) {
-    let generics = match &args.item {
-        Item::Struct(s) => &s.generics,
-        Item::Enum(e) => &e.generics,
-        _ => return,
-    };
-    if !generics.params.is_empty() {
+/// `None` when no code can be generated: the item is then emitted as written.
+pub fn validate(args: &ArgsItem, errors: &mut Errors) -> Option<CheckedArgs> {
+    let shape = check_shape(args, errors)?;
+    if !args.generics.params.is_empty() {
         errors.error(
-            generics.span(),
+            args.generics.span(),
             "#[tool_args] items cannot be generic: a tool's schema is fixed when it is registered",
             "use concrete types",
         );
     }
-    match &args.shape {
-        Shape::Struct(fields) => check_fields(fields, errors),
-        Shape::Tagged { variants, .. } => variants
+    match &args.body {
+        ArgsBody::Struct(fields) => check_fields(fields.as_deref().unwrap_or_default(), errors),
+        ArgsBody::Enum(variants) if args.tag.is_some() => variants
             .iter()
-            .for_each(|v| check_fields(&v.fields, errors)),
-        Shape::Enum => {}
+            .for_each(|v| check_fields(v.fields.named(), errors)),
+        ArgsBody::Enum(_) => {}
     }
     lints::check_args(args, errors);
+    Some(CheckedArgs {
+        item: args.item.clone(),
+        ident: args.ident.clone(),
+        allows: args.allows.clone(),
+        shape,
+    })
+}
+
+fn check_shape(args: &ArgsItem, errors: &mut Errors) -> Option<CheckedShape> {
+    match (&args.body, &args.tag) {
+        (ArgsBody::Struct(None), _) => {
+            errors.error(
+                args.ident.span(),
+                "#[tool_args] needs a struct with named fields: each field is a parameter",
+                "write `struct Args { /// what it is\n    name: Type }`",
+            );
+            None
+        }
+        (ArgsBody::Struct(Some(fields)), tag) => {
+            if let Some(tag) = tag {
+                errors.error(
+                    tag.span(),
+                    "`tag` applies to enums: it names the field that says which variant is sent",
+                    "remove `tag = ..` from the struct; put it on an enum whose variants carry the fields: `#[tool_args(tag = \"..\")] pub enum ..`",
+                );
+            }
+            Some(CheckedShape::Struct {
+                fields: fields.iter().map(checked_field).collect(),
+                has_cursor: fields.iter().any(|f| is_cursor(&f.ident, &f.class)),
+            })
+        }
+        (ArgsBody::Enum(variants), None) => {
+            let with_fields = variants
+                .iter()
+                .filter(|v| !matches!(v.fields, VariantFields::Unit));
+            for v in with_fields {
+                errors.error(
+                    v.fields_span,
+                    format!("variant `{}` has fields, and an enum without `tag` is a closed set of names", v.ident),
+                    "to carry data, name the field that says which variant is sent: `#[tool_args(tag = \"..\")]`, and give the variants named fields; otherwise keep the variants fieldless",
+                );
+            }
+            Some(CheckedShape::Names)
+        }
+        (ArgsBody::Enum(variants), Some(tag)) => Some(check_tagged(args, tag, variants, errors)),
+    }
+}
+
+fn check_tagged(
+    args: &ArgsItem,
+    tag: &LitStr,
+    variants: &[Variant],
+    errors: &mut Errors,
+) -> CheckedShape {
+    let tag_name = tag.value();
+    let mut sound = !tag_name.trim().is_empty();
+    if !sound {
+        errors.error(
+            tag.span(),
+            "the `tag` is empty: it is the name of the field that says which variant is sent",
+            "name the choice the variants make, e.g. `tag = \"detail_level\"`",
+        );
+    }
+    for v in variants {
+        if let VariantFields::Unnamed = v.fields {
+            sound = false;
+            errors.error(
+                v.fields_span,
+                format!("variant `{}` has unnamed fields: in a tagged enum each field is a parameter, and a parameter needs a name", v.ident),
+                format!("give the variant named fields, each with a doc comment: `{} {{ name: Type }}`", v.ident),
+            );
+        }
+        for f in v.fields.named().iter().filter(|f| f.ident == tag_name) {
+            sound = false;
+            errors.error(
+                f.ident.span(),
+                format!("`{}` is both the tag of `{}` and a field of its variant `{}`: the two would share one key", f.ident, args.ident, v.ident),
+                "rename the field, or choose another `tag`",
+            );
+        }
+    }
+    CheckedShape::Tagged {
+        tag: sound.then(|| tag.clone()),
+        variants: variants
+            .iter()
+            .map(|v| CheckedVariant {
+                ident: v.ident.clone(),
+                fields: v.fields.named().iter().map(checked_field).collect(),
+            })
+            .collect(),
+    }
 }
 
 /// What `#[arg(...)]` cannot mean on a field, wherever the field is declared.
 fn check_fields(fields: &[Field], errors: &mut Errors) {
     for f in fields {
-        if f.default.is_some() && option_inner(&f.ty).is_some() {
+        if f.default.is_some() && f.class.optional {
             errors.error(
                 f.ty.span(),
                 format!(
@@ -42,11 +135,10 @@ fn check_fields(fields: &[Field], errors: &mut Errors) {
                 "drop the `Option`: with `#[arg(default = ..)]` the field always has a value",
             );
         }
-        let numeric = is_number(option_inner(&f.ty).unwrap_or(&f.ty));
         for (bound, which) in [(&f.min, "min"), (&f.max, "max")] {
-            if let (Some((_, span)), false) = (bound, numeric) {
+            if let (Some(bound), false) = (bound, f.class.numeric) {
                 errors.error(
-                    *span,
+                    bound.span,
                     format!(
                         "`{which}` applies to numbers, and `{}` is not a number type",
                         f.ident
@@ -58,50 +150,20 @@ fn check_fields(fields: &[Field], errors: &mut Errors) {
     }
 }
 
-/// `T` of `Option<T>`.
-pub fn option_inner(ty: &Type) -> Option<&Type> {
-    generic_arg(ty, "Option")
-}
-
-/// The single type argument of `Name<T>` (by last path segment).
-pub fn generic_arg<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
-    let Type::Path(p) = ty else { return None };
-    let seg = p.path.segments.last()?;
-    if seg.ident != name {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
-        return None;
+/// The field with only the keys that passed `check_fields`.
+fn checked_field(f: &Field) -> CheckedField {
+    let numeric = |b: &Option<crate::model::Bound>| {
+        b.as_ref()
+            .filter(|_| f.class.numeric)
+            .map(|b| b.text.clone())
     };
-    match a.args.first()? {
-        syn::GenericArgument::Type(t) => Some(t),
-        _ => None,
+    CheckedField {
+        ident: f.ident.clone(),
+        ty: f.ty.clone(),
+        default: f.default.clone().filter(|_| !f.class.optional),
+        min: numeric(&f.min),
+        max: numeric(&f.max),
+        may_nest: f.class.may_nest,
+        allows: f.allows.clone(),
     }
-}
-
-pub fn last_ident(ty: &Type) -> Option<String> {
-    match ty {
-        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-        Type::Reference(r) => last_ident(&r.elem),
-        _ => None,
-    }
-}
-
-pub fn is_number(ty: &Type) -> bool {
-    matches!(
-        last_ident(ty).as_deref(),
-        Some(
-            "u8" | "u16"
-                | "u32"
-                | "u64"
-                | "usize"
-                | "i8"
-                | "i16"
-                | "i32"
-                | "i64"
-                | "isize"
-                | "f32"
-                | "f64"
-        )
-    )
 }

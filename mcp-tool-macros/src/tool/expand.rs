@@ -1,39 +1,32 @@
 //! Registration code for a checked `#[mcp_tool]` fn.
 
-use super::parse::ToolItem;
-use super::validate::{Checked, Param};
+use crate::classify::OutputKind;
+use crate::model::{CheckedTool, ToolParam};
+use crate::private::{exception, private, private_at};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
 
-pub fn expand(tool: &ToolItem, checked: &Checked) -> TokenStream {
-    let p = quote!(::mcp_tool_core::__private);
-    let fn_ident = &tool.func.sig.ident;
+pub fn expand(tool: &CheckedTool) -> TokenStream {
+    let p = private();
+    let fn_ident = &tool.fn_ident;
     let call_ident = format_ident!("__mcp_tool_call_{}", fn_ident);
-    let Checked {
+    let CheckedTool {
         name,
         family,
         size_hint,
+        description,
         ..
-    } = checked;
-    let description = tool.docs.clone().unwrap_or_default();
-    let title = match &tool.attr.title {
+    } = tool;
+    let title = match &tool.title {
         Some(t) => quote!(#p::Some(#t)),
         None => quote!(#p::None),
     };
-    let flag = |f: &darling::util::Flag| f.is_present();
-    let (read_only, destructive, idempotent, open_world) = (
-        flag(&tool.attr.read_only),
-        flag(&tool.attr.destructive),
-        flag(&tool.attr.idempotent),
-        flag(&tool.attr.open_world),
-    );
-    let paginated = checked.page_item.is_some();
+    let a = tool.annotations;
+    let (read_only, destructive, idempotent, open_world) =
+        (a.read_only, a.destructive, a.idempotent, a.open_world);
+    let paginated = tool.paginated();
 
-    let args_ty = checked.params.iter().find_map(|p| match p {
-        Param::Args(t) => Some(t),
-        _ => None,
-    });
+    let args_ty = tool.args_type();
     let mut bindings = Vec::new();
     let mut call_args = Vec::new();
     let mut injected = Vec::new();
@@ -41,14 +34,14 @@ pub fn expand(tool: &ToolItem, checked: &Checked) -> TokenStream {
         bindings.push(quote!(let __args = __inv.args::<#ty>()?;));
     }
     bindings.push(quote!(let __inv = &__inv;));
-    for (i, param) in checked.params.iter().enumerate() {
+    for (i, param) in tool.params.iter().enumerate() {
         let var = format_ident!("__p{}", i);
         match param {
-            Param::Context => {
+            ToolParam::Context => {
                 bindings.push(quote!(let #var = __inv.context();));
                 call_args.push(quote!(#var));
             }
-            Param::State(ty) => {
+            ToolParam::State(ty) => {
                 bindings.push(quote!(let #var = __inv.state::<#ty>()?;));
                 call_args.push(quote!(#var));
                 let type_name = quote!(#ty).to_string().replace(' ', "");
@@ -56,18 +49,17 @@ pub fn expand(tool: &ToolItem, checked: &Checked) -> TokenStream {
                     #p::Injected { type_id: || #p::TypeId::of::<#ty>(), type_name: #type_name }
                 });
             }
-            Param::Args(_) => call_args.push(quote!(__args)),
+            ToolParam::Args(_) => call_args.push(quote!(__args)),
         }
     }
-    let output = &checked.output;
-    let rich = crate::args::validate_helpers::last_ident(output).as_deref() == Some("Content");
-    let (to_output, data_schema) = match &checked.page_item {
-        Some(item) => (
+    let output = &tool.output.ty;
+    let (to_output, data_schema) = match &tool.output.kind {
+        OutputKind::Page(item) => (
             quote!(#p::Output::page(__answer)),
             quote!(#p::Some(|| #p::schema_of::<#p::Vec<#item>>())),
         ),
-        None if rich => (quote!(#p::Output::content(__answer)), quote!(#p::None)),
-        None => (
+        OutputKind::Content => (quote!(#p::Output::content(__answer)), quote!(#p::None)),
+        OutputKind::Value => (
             quote!(#p::Output::value(__answer)),
             quote!(#p::Some(|| #p::schema_of::<#output>())),
         ),
@@ -77,14 +69,7 @@ pub fn expand(tool: &ToolItem, checked: &Checked) -> TokenStream {
         None => quote!(#p::empty_input_schema()),
     };
 
-    let tool_exceptions: Vec<TokenStream> = tool
-        .allows
-        .iter()
-        .map(|a| {
-            let (lint, reason) = (a.lint.to_string(), &a.reason);
-            quote!(#p::Exception { target: "tool", lint: #lint, reason: #reason })
-        })
-        .collect();
+    let tool_exceptions = tool.allows.iter().map(|a| exception("tool", a));
     let args_exceptions = args_ty.map(|ty| {
         quote! {
             __all.extend_from_slice(<#ty as #p::ToolArgs>::exceptions());
@@ -95,21 +80,17 @@ pub fn expand(tool: &ToolItem, checked: &Checked) -> TokenStream {
     // The cross-item rule: a `cursor` argument and a `Page` output go together. The args struct
     // is another item, so its fact arrives as an associated const and is checked in const eval.
     let pagination_check = args_ty
-        .filter(|_| !crate::lints::allows_pagination_mismatch(tool))
-        .map(|ty| {
-            let (cursor_no_page, page_no_cursor) = crate::lints::pagination_messages(name);
-            let span = match &tool.func.sig.output {
-                syn::ReturnType::Type(_, t) => t.span(),
-                syn::ReturnType::Default => fn_ident.span(),
-            };
+        .zip(tool.pagination_message.as_ref())
+        .map(|(ty, message)| {
+            let span = tool.return_span;
             // The panic is written here rather than called through a helper in mcp-tool-core: the
             // error then points at the return type, with no note leading into the framework.
-            let has_cursor =
-                quote_spanned!(span=> <#ty as ::mcp_tool_core::__private::ToolArgs>::HAS_CURSOR);
-            let (broken, message) = if paginated {
-                (quote_spanned!(span=> !#has_cursor), page_no_cursor)
+            let p = private_at(span);
+            let has_cursor = quote_spanned!(span=> <#ty as #p::ToolArgs>::HAS_CURSOR);
+            let broken = if paginated {
+                quote_spanned!(span=> !#has_cursor)
             } else {
-                (has_cursor, cursor_no_page)
+                has_cursor
             };
             quote_spanned! {span=>
                 const _: () = if #broken { ::core::panic!("{}", #message) };

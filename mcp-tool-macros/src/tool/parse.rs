@@ -1,39 +1,36 @@
-//! Reading `#[mcp_tool(...)]` and the fn it is on.
+//! Reading `#[mcp_tool(...)]` and the fn it is on into the model.
+//!
+//! Only what cannot be read is reported here: an item that is not a fn, unknown keys, values
+//! of the wrong kind. Whether the fn makes a tool is for `validate`.
 
-use crate::args::Allow;
-use crate::args::parse_allows;
+use crate::classify::{is_context, output_kind, tool_result_inner};
 use crate::diagnostics::Errors;
 use crate::docs::doc_text;
+use crate::model::{Annotations, FnParam, Output, ParamKind, ToolItem, ToolKeys};
 use darling::FromMeta;
 use darling::ast::NestedMeta;
 use darling::util::Flag;
 use proc_macro2::TokenStream;
 use std::collections::HashMap;
-use syn::{Ident, ItemFn, LitStr};
+use syn::spanned::Spanned;
+use syn::{FnArg, Ident, ItemFn, LitStr, Pat, ReturnType, Type};
 
 #[derive(FromMeta)]
-pub struct ToolAttr {
-    pub name: Option<LitStr>,
-    pub family: Option<LitStr>,
-    pub size_hint: Option<LitStr>,
-    pub title: Option<LitStr>,
+struct ToolAttr {
+    name: Option<LitStr>,
+    family: Option<LitStr>,
+    size_hint: Option<LitStr>,
+    title: Option<LitStr>,
     #[darling(default)]
-    pub read_only: Flag,
+    read_only: Flag,
     #[darling(default)]
-    pub destructive: Flag,
+    destructive: Flag,
     #[darling(default)]
-    pub idempotent: Flag,
+    idempotent: Flag,
     #[darling(default)]
-    pub open_world: Flag,
+    open_world: Flag,
     #[darling(default)]
     allow: HashMap<Ident, LitStr>,
-}
-
-pub struct ToolItem {
-    pub attr: ToolAttr,
-    pub allows: Vec<Allow>,
-    pub func: ItemFn,
-    pub docs: Option<String>,
 }
 
 pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Option<ToolItem> {
@@ -57,12 +54,61 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
             return None;
         }
     };
-    let allows = parse_allows(attr.allow.clone());
-    let docs = doc_text(&func.attrs);
+    let flag = |f: &Flag| f.is_present().then(|| f.span());
+    let keys = ToolKeys {
+        annotations: Annotations {
+            read_only: flag(&attr.read_only),
+            destructive: flag(&attr.destructive),
+            idempotent: flag(&attr.idempotent),
+            open_world: flag(&attr.open_world),
+        },
+        allows: crate::attrs::allows(attr.allow),
+        name: attr.name,
+        family: attr.family,
+        size_hint: attr.size_hint,
+        title: attr.title,
+    };
+    let sig = &func.sig;
+    let (return_span, output) = match &sig.output {
+        ReturnType::Type(_, ty) => (
+            ty.span(),
+            tool_result_inner(ty).map(|ty| Output {
+                kind: output_kind(&ty),
+                ty,
+            }),
+        ),
+        ReturnType::Default => (sig.ident.span(), None),
+    };
     Some(ToolItem {
-        attr,
-        allows,
+        docs: doc_text(&func.attrs),
+        params: sig.inputs.iter().map(param).collect(),
+        return_span,
+        output,
+        keys,
         func,
-        docs,
     })
+}
+
+fn param(input: &FnArg) -> FnParam {
+    let pt = match input {
+        FnArg::Receiver(r) => {
+            return FnParam {
+                complex_pattern: None,
+                kind: ParamKind::Receiver(r.span()),
+            };
+        }
+        FnArg::Typed(pt) => pt,
+    };
+    let kind = match &*pt.ty {
+        Type::Reference(r) => match r.mutability {
+            Some(m) => ParamKind::MutRef(m.span()),
+            None if is_context(&r.elem) => ParamKind::Context,
+            None => ParamKind::State((*r.elem).clone()),
+        },
+        ty => ParamKind::ByValue(ty.clone()),
+    };
+    FnParam {
+        complex_pattern: (!matches!(&*pt.pat, Pat::Ident(_) | Pat::Wild(_))).then(|| pt.pat.span()),
+        kind,
+    }
 }

@@ -1,36 +1,18 @@
-//! Checks of a `#[mcp_tool]` fn's shape and attribute, then the tool-level design lints.
+//! Whether a `#[mcp_tool]` fn makes a tool: its shape and keys, then the tool-level design
+//! lints. Returns the checked model that `expand` generates the registration from.
 
-use super::parse::ToolItem;
-use crate::args::validate_helpers::{generic_arg, last_ident};
+use crate::classify::OutputKind;
 use crate::diagnostics::Errors;
 use crate::lints;
+use crate::model::{Annotations, CheckedTool, ParamKind, ToolItem, ToolParam};
 use crate::size::parse_size_hint;
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
-use syn::{FnArg, Pat, ReturnType, Type};
 
-pub enum Param {
-    /// `&ToolContext`.
-    Context,
-    /// `&T`: a server state.
-    State(Type),
-    /// The by-value `#[tool_args]` struct.
-    Args(Type),
-}
-
-pub struct Checked {
-    pub name: String,
-    pub family: String,
-    pub size_hint: usize,
-    pub params: Vec<Param>,
-    /// `T` of `ToolResult<T>`.
-    pub output: Type,
-    /// `U` when `T` is `Page<U>`.
-    pub page_item: Option<Type>,
-}
-
-pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<Checked> {
+/// `None` when the tool cannot be registered; the errors say why.
+pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<CheckedTool> {
     let sig = &tool.func.sig;
-    let attr = &tool.attr;
+    let keys = &tool.keys;
     if sig.asyncness.is_none() {
         errors.error(
             sig.fn_token.span(),
@@ -48,28 +30,26 @@ pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<Checked> {
             "use concrete types",
         );
     }
-    let required = |v: &Option<syn::LitStr>,
-                    key: &str,
-                    example: &str,
-                    errors: &mut Errors|
-     -> Option<String> {
-        match v {
-            Some(s) => Some(s.value()),
-            None => {
-                errors.error(
-                    sig.ident.span(),
-                    format!("#[mcp_tool] on `{}` has no `{key}`", sig.ident),
-                    format!("add `{key} = {example}` to the attribute"),
-                );
-                None
-            }
+    let required = |v: &Option<syn::LitStr>, key: &str, example: &str, errors: &mut Errors| {
+        if v.is_none() {
+            errors.error(
+                sig.ident.span(),
+                format!("#[mcp_tool] on `{}` has no `{key}`", sig.ident),
+                format!("add `{key} = {example}` to the attribute"),
+            );
         }
     };
-    let name = required(&attr.name, "name", "\"verb_object\"", errors);
-    let family = required(&attr.family, "family", "\"my_family\"", errors);
-    let size_text = required(&attr.size_hint, "size_hint", "\"10KB\"", errors);
-    let size_hint = match (size_text, &attr.size_hint) {
-        (Some(text), Some(lit)) => match parse_size_hint(&text) {
+    // Without `name`, the fn's own name is the tool's (`r#type` is called `type`).
+    let name = match &keys.name {
+        Some(name) => name.value(),
+        None => sig.ident.unraw().to_string(),
+    };
+    required(&keys.family, "family", "\"my_family\"", errors);
+    required(&keys.size_hint, "size_hint", "\"10KB\"", errors);
+    let size_hint = keys
+        .size_hint
+        .as_ref()
+        .and_then(|lit| match parse_size_hint(&lit.value()) {
             Ok(n) => Some(n),
             Err(why) => {
                 errors.error(
@@ -79,104 +59,83 @@ pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<Checked> {
                 );
                 None
             }
-        },
-        _ => None,
-    };
+        });
 
     let mut params = Vec::new();
     let mut by_value = 0;
-    for input in &sig.inputs {
-        match input {
-            FnArg::Receiver(r) => errors.error(
-                r.span(),
+    for param in &tool.params {
+        if let ParamKind::Receiver(span) = param.kind {
+            errors.error(
+                span,
                 "an #[mcp_tool] fn is a free function, not a method",
                 "move it out of the impl block and take the state as `&State`",
+            );
+            continue;
+        }
+        if let Some(span) = param.complex_pattern {
+            errors.error(
+                span,
+                "use a plain name for tool parameters",
+                "bind the parameter to a name and destructure inside the fn",
+            );
+        }
+        match &param.kind {
+            ParamKind::Receiver(_) => {}
+            ParamKind::MutRef(span) => errors.error(
+                *span,
+                "injected parameters are shared (`&T`), never `&mut T`: many calls run at once",
+                "take `&T` and use interior mutability (a Mutex, an atomic) inside the state",
             ),
-            FnArg::Typed(pt) => {
-                if !matches!(&*pt.pat, Pat::Ident(_) | Pat::Wild(_)) {
+            ParamKind::Context => params.push(ToolParam::Context),
+            ParamKind::State(ty) => params.push(ToolParam::State(ty.clone())),
+            ParamKind::ByValue(ty) => {
+                by_value += 1;
+                if by_value > 1 {
                     errors.error(
-                        pt.pat.span(),
-                        "use a plain name for tool parameters",
-                        "bind the parameter to a name and destructure inside the fn",
+                        ty.span(),
+                        "an #[mcp_tool] fn takes at most one by-value parameter: the #[tool_args] struct",
+                        "put every argument in one #[tool_args] struct; take server state as `&State`",
                     );
-                }
-                match &*pt.ty {
-                    Type::Reference(r) if r.mutability.is_some() => errors.error(
-                        r.mutability.span(),
-                        "injected parameters are shared (`&T`), never `&mut T`: many calls run at once",
-                        "take `&T` and use interior mutability (a Mutex, an atomic) inside the state",
-                    ),
-                    Type::Reference(r) => {
-                        if last_ident(&r.elem).as_deref() == Some("ToolContext") {
-                            params.push(Param::Context);
-                        } else {
-                            params.push(Param::State((*r.elem).clone()));
-                        }
-                    }
-                    ty => {
-                        by_value += 1;
-                        if by_value > 1 {
-                            errors.error(
-                                ty.span(),
-                                "an #[mcp_tool] fn takes at most one by-value parameter: the #[tool_args] struct",
-                                "put every argument in one #[tool_args] struct; take server state as `&State`",
-                            );
-                        } else {
-                            params.push(Param::Args(ty.clone()));
-                        }
-                    }
+                } else {
+                    params.push(ToolParam::Args(ty.clone()));
                 }
             }
         }
     }
 
-    let output = match &sig.output {
-        ReturnType::Type(_, ty) => tool_result_inner(ty),
-        ReturnType::Default => None,
-    };
-    if output.is_none() {
-        let span = match &sig.output {
-            ReturnType::Type(_, ty) => ty.span(),
-            ReturnType::Default => sig.ident.span(),
-        };
-        errors.error(span, format!("`{}` must return `ToolResult<T>`", sig.ident), "return `ToolResult<T>` (errors are `ToolError`s the model can read), or `ToolResult<Page<T>>` for a list");
+    if tool.output.is_none() {
+        errors.error(
+            tool.return_span,
+            format!("`{}` must return `ToolResult<T>`", sig.ident),
+            "return `ToolResult<T>` (errors are `ToolError`s the model can read), or `ToolResult<Page<T>>` for a list",
+        );
     }
-    let page_item = output
-        .as_ref()
-        .and_then(|t| generic_arg(t, "Page"))
-        .cloned();
-    let has_args = params.iter().any(|p| matches!(p, Param::Args(_)));
-    if let (Some(out), Some(name)) = (&output, &name) {
-        lints::check_tool(tool, name, page_item.is_some(), has_args, out, errors);
+    let has_args = params.iter().any(|p| matches!(p, ToolParam::Args(_)));
+    if let Some(output) = &tool.output {
+        lints::check_tool(tool, &name, output, has_args, errors);
     }
-    Some(Checked {
-        name: name?,
-        family: family?,
+    let paginated = matches!(&tool.output, Some(o) if matches!(o.kind, OutputKind::Page(_)));
+    let pagination_message = has_args
+        .then(|| lints::pagination_message(tool, &name, paginated))
+        .flatten();
+    let a = &keys.annotations;
+    Some(CheckedTool {
+        fn_ident: sig.ident.clone(),
+        family: keys.family.as_ref()?.value(),
         size_hint: size_hint?,
+        title: keys.title.clone(),
+        description: tool.docs.clone().unwrap_or_default(),
+        annotations: Annotations {
+            read_only: a.read_only.is_some(),
+            destructive: a.destructive.is_some(),
+            idempotent: a.idempotent.is_some(),
+            open_world: a.open_world.is_some(),
+        },
         params,
-        output: output?,
-        page_item,
+        output: tool.output.clone()?,
+        return_span: tool.return_span,
+        allows: keys.allows.clone(),
+        pagination_message,
+        name,
     })
-}
-
-/// `T` of `ToolResult<T>` or `Result<T, ToolError>`.
-fn tool_result_inner(ty: &Type) -> Option<Type> {
-    let Type::Path(p) = ty else { return None };
-    let seg = p.path.segments.last()?;
-    let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
-        return None;
-    };
-    let mut types = a.args.iter().filter_map(|g| match g {
-        syn::GenericArgument::Type(t) => Some(t.clone()),
-        _ => None,
-    });
-    match seg.ident.to_string().as_str() {
-        "ToolResult" if a.args.len() == 1 => types.next(),
-        "Result" if a.args.len() == 2 => {
-            let ok = types.next()?;
-            let err = types.next()?;
-            (last_ident(&err).as_deref() == Some("ToolError")).then_some(ok)
-        }
-        _ => None,
-    }
 }

@@ -1,4 +1,5 @@
-// `name`, `family` and `size_hint` are required, and all missing ones are reported together.
+// `family` and `size_hint` are required, and all missing ones are reported together (`name`
+// defaults to the fn's name).
 use mcp_tool_core::prelude::*;
 
 #[tool_output]
