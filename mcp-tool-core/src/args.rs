@@ -60,7 +60,7 @@ pub struct Exception {
 
 /// The input schema of an argument struct: schemars' schema plus the declared keywords.
 pub fn input_schema<A: ToolArgs>() -> Value {
-    let mut schema = crate::envelope::schema_of::<A>();
+    let mut schema = crate::envelope::input_schema_of::<A>();
     if let Some(Value::Object(props)) = schema.get_mut("properties") {
         apply_keywords(props, A::keywords());
     }

@@ -195,8 +195,19 @@ fn meta_suffix(bytes: usize) -> String {
     )
 }
 
-/// JSON Schema of `T` as a standalone 2020-12 document.
-pub fn schema_of<T: JsonSchema>() -> Value {
+/// JSON Schema of what `T` serializes to, as a standalone 2020-12 document: the schema of an
+/// answer. A field the serializer may leave out (`skip_serializing_if`) is not `required`, so
+/// an answer cannot break the `outputSchema` it is advertised with.
+pub fn output_schema_of<T: JsonSchema>() -> Value {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator();
+    generator.into_root_schema_for::<T>().to_value()
+}
+
+/// JSON Schema of what `T` deserializes from, as a standalone 2020-12 document: the schema of
+/// arguments, where a field with a default may be left out.
+pub fn input_schema_of<T: JsonSchema>() -> Value {
     let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
     generator.into_root_schema_for::<T>().to_value()
 }

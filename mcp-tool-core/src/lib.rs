@@ -55,7 +55,7 @@ pub mod __private {
         NestedType, NoNestedChecks, NoNestedExceptions, ToolArgs, check_range, empty_input_schema,
         input_schema, variant_keywords,
     };
-    pub use crate::envelope::{Output, schema_of};
+    pub use crate::envelope::{Output, output_schema_of};
     pub use crate::registry::{BoxFuture, Injected, Invocation, ToolDef};
     pub use crate::{ToolContext, ToolError};
     pub use inventory;

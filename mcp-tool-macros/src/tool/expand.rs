@@ -56,12 +56,12 @@ pub fn expand(tool: &CheckedTool) -> TokenStream {
     let (to_output, data_schema) = match &tool.output.kind {
         OutputKind::Page(item) => (
             quote!(#p::Output::page(__answer)),
-            quote!(#p::Some(|| #p::schema_of::<#p::Vec<#item>>())),
+            quote!(#p::Some(|| #p::output_schema_of::<#p::Vec<#item>>())),
         ),
         OutputKind::Content => (quote!(#p::Output::content(__answer)), quote!(#p::None)),
         OutputKind::Value => (
             quote!(#p::Output::value(__answer)),
-            quote!(#p::Some(|| #p::schema_of::<#output>())),
+            quote!(#p::Some(|| #p::output_schema_of::<#output>())),
         ),
     };
     let input_schema = match args_ty {
