@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The official Python and TypeScript SDK clients, with their own output validation on, call
+# every tool of agtrace (over the bundled sample logs) and of hello_tools, over stdio and over
+# streamable HTTP (plans in plans/*.json, walkers sdk_walk.py and sdk_walk.mjs). Prints one
+# line per client x transport x server and exits 1 if any call failed.
+#
+# Needs cargo and the package registries (scripts/clients/install.sh installs the clients).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+exec </dev/null
+source "$here/install.sh"
+
+cargo build -q --manifest-path "$root/Cargo.toml" -p agtrace-tools --bin agtrace -p mcp-tool-examples --bin hello_tools
+bin=$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Cargo.toml" |
+  "$CLIENTS_PY" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/mcp-sdk-check.XXXXXX")
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+samples=$root/agtrace-tools/samples
+agtrace=("$bin/agtrace" --claude-dir "$samples/claude/projects" --codex-dir "$samples/codex/sessions"
+  --gemini-dir "$samples/gemini/tmp" --data-dir "$work/agtrace-data")
+"${agtrace[@]}" index >/dev/null 2>&1
+
+free_port() { "$CLIENTS_PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() {
+  for _ in $(seq 100); do
+    "$CLIENTS_PY" -c "import socket,sys; socket.create_connection(('127.0.0.1',$1),0.2)" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "sdk-check: nothing listens on port $1" >&2
+  return 1
+}
+
+# start_http NAME CMD...: starts CMD with the address appended and prints its /mcp URL.
+start_http() {
+  local name=$1 port
+  shift
+  port=$(free_port)
+  "$@" "127.0.0.1:$port" 2>"$work/$name-http.log" &
+  pids+=($!)
+  wait_port "$port"
+  echo "http://127.0.0.1:$port/mcp"
+}
+
+failed=0
+run() { # run LABEL COMMAND...
+  local label=$1 out
+  shift
+  if out=$("$@" 2>"$work/stderr"); then :; else failed=1; fi
+  grep '^FAIL' <<<"$out" | head -n 20 || true
+  printf '%-44s %s\n' "$label" "$(tail -n 1 <<<"$out")"
+}
+
+agtrace_url=$(start_http agtrace "${agtrace[@]}" serve --http)
+hello_url=$(start_http hello "$bin/hello_tools" --http)
+
+for client in python typescript; do
+  if [[ $client == python ]]; then walk=("$CLIENTS_PY" "$here/sdk_walk.py"); else
+    walk=("$CLIENTS_NODE" "$here/sdk_walk.mjs" --sdk "$CLIENTS_NPM_DIR"); fi
+  run "$client / stdio / agtrace" "${walk[@]}" "$here/plans/agtrace.json" stdio "${agtrace[@]}" serve
+  run "$client / http / agtrace" "${walk[@]}" "$here/plans/agtrace.json" http "$agtrace_url"
+  run "$client / stdio / hello_tools" "${walk[@]}" "$here/plans/hello_tools.json" stdio "$bin/hello_tools"
+  run "$client / http / hello_tools" "${walk[@]}" "$here/plans/hello_tools.json" http "$hello_url"
+done
+
+if [[ $failed != 0 ]]; then
+  echo "sdk-check: some SDK client calls failed (lines above)" >&2
+  exit 1
+fi
