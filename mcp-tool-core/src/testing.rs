@@ -1,5 +1,9 @@
 //! Testing kit: a real rmcp client talking to a server, in-process or over any transport.
 //!
+//! Every answer is checked as the strictest clients check it: its text copy must equal its
+//! `structuredContent`, and its `structuredContent` must match the tool's listed
+//! `outputSchema` (JSON Schema 2020-12); a test fails with the JSON path of any mismatch.
+//!
 //! ```
 //! use mcp_tool_core::prelude::*;
 //! use mcp_tool_core::{ToolServer, testing::TestClient};
@@ -31,6 +35,7 @@
 //! # }
 //! ```
 
+use crate::server::answer_check::AnswerCheck;
 use crate::{LogLevel, SIZE_HINT_META, ToolServer};
 use rmcp::model::{
     CallToolRequestParams, ClientConfig, Implementation, LoggingMessageNotificationParam,
@@ -174,6 +179,8 @@ pub struct TestClient {
     recorder: Recorder,
     /// Size hints by tool, from the `_meta` of the listed tools.
     size_hints: Mutex<HashMap<String, usize>>,
+    /// Each listed tool's compiled `outputSchema`, fetched at the first call.
+    output_checks: tokio::sync::OnceCell<HashMap<String, AnswerCheck>>,
 }
 
 impl TestClient {
@@ -213,6 +220,7 @@ impl TestClient {
             service,
             recorder,
             size_hints: Mutex::default(),
+            output_checks: tokio::sync::OnceCell::new(),
         })
     }
 
@@ -252,7 +260,8 @@ impl TestClient {
         self.service.peer().list_tools(Some(params)).await
     }
 
-    /// Calls a tool and parses its envelope; panics on a protocol error (use `try_call`).
+    /// Calls a tool and parses its envelope; panics on a protocol error (use `try_call`) and
+    /// on an answer that breaks the tool's `outputSchema`.
     pub async fn call(&self, name: &str, arguments: Value) -> Answer {
         self.try_call(name, arguments)
             .await
@@ -267,6 +276,32 @@ impl TestClient {
         self.request(name, arguments, Some(meta))
             .await
             .unwrap_or_else(|e| panic!("tools/call `{name}` failed: {e}"))
+    }
+
+    /// Panics, naming the JSON path, when `envelope` breaks the tool's listed `outputSchema`:
+    /// the check that the Python and TypeScript SDK clients make on every answer.
+    async fn assert_matches_output_schema(&self, name: &str, envelope: &Value) {
+        let checks = self
+            .output_checks
+            .get_or_init(|| async {
+                let mut checks = HashMap::new();
+                for tool in self.list_tools().await {
+                    if let Some(schema) = &tool.output_schema {
+                        let check = AnswerCheck::new(schema).unwrap_or_else(|e| {
+                            panic!("the outputSchema of `{}` is not valid: {e}", tool.name)
+                        });
+                        checks.insert(tool.name.to_string(), check);
+                    }
+                }
+                checks
+            })
+            .await;
+        if let Some(mismatch) = checks.get(name).and_then(|c| c.mismatch(envelope)) {
+            panic!(
+                "the answer of `{name}` breaks its outputSchema at `{}`: {}\nanswer: {envelope}",
+                mismatch.path, mismatch.message
+            );
+        }
     }
 
     /// Calls a tool; a JSON-RPC error (e.g. unknown tool) is `Err`.
@@ -297,6 +332,7 @@ impl TestClient {
             from_text, envelope,
             "text content and structuredContent of `{name}` differ"
         );
+        self.assert_matches_output_schema(name, &envelope).await;
         Ok(Answer {
             tool: name.to_owned(),
             envelope,

@@ -1,5 +1,6 @@
 //! `ToolServerBuilder::build`: every registry problem found and reported at once.
 
+use super::answer_check::AnswerCheck;
 use super::{Inner, Prepared, ToolServer, families};
 use crate::envelope::{self, format_size};
 use crate::registry::{self, ToolDef};
@@ -42,6 +43,7 @@ pub struct ToolServerBuilder {
     tools_page_size: usize,
     timeout: Option<Duration>,
     tools: Option<Vec<&'static ToolDef>>,
+    check_answers: bool,
 }
 
 impl Default for ToolServerBuilder {
@@ -57,6 +59,7 @@ impl Default for ToolServerBuilder {
             tools_page_size: 100,
             timeout: None,
             tools: None,
+            check_answers: cfg!(debug_assertions),
         }
     }
 }
@@ -137,6 +140,15 @@ impl ToolServerBuilder {
         self
     }
 
+    /// Checks every answer against the tool's `outputSchema` before it is sent (default: on
+    /// in debug builds, off in release builds). An answer that breaks its schema becomes an
+    /// `internal` tool error naming the tool and the JSON path, so a client that validates
+    /// never rejects it and one that does not never passes a broken answer to its model.
+    pub fn check_answers(mut self, check: bool) -> Self {
+        self.check_answers = check;
+        self
+    }
+
     /// Serve exactly these tools instead of the registry's (tests, embedding).
     #[doc(hidden)]
     pub fn with_definitions(mut self, tools: Vec<&'static ToolDef>) -> Self {
@@ -192,7 +204,7 @@ impl ToolServerBuilder {
                     ));
                 }
             }
-            match prepare(def) {
+            match prepare(def, self.check_answers) {
                 Ok(prepared) => {
                     lint_warnings.extend(lint_schema(&prepared));
                     by_name.insert(def.name, tools.len());
@@ -234,7 +246,7 @@ impl ToolServerBuilder {
 /// and test harnesses that budget answers.
 pub const SIZE_HINT_META: &str = "mcp-tool/size_hint_bytes";
 
-fn prepare(def: &'static ToolDef) -> Result<Prepared, String> {
+fn prepare(def: &'static ToolDef, check_answers: bool) -> Result<Prepared, String> {
     let input = (def.input_schema)();
     let Value::Object(input) = input else {
         return Err(format!(
@@ -290,11 +302,22 @@ fn prepare(def: &'static ToolDef) -> Result<Prepared, String> {
     let mut meta = rmcp::model::MetaObject::new();
     meta.insert(SIZE_HINT_META.into(), serde_json::json!(def.size_hint));
     tool = tool.with_meta(meta);
+    let answer_check = match (&tool.output_schema, check_answers) {
+        (Some(schema), true) => Some(AnswerCheck::new(schema).map_err(|e| {
+            format!(
+                "tool `{}` ({}): its outputSchema is not valid JSON Schema 2020-12: {e}",
+                def.name,
+                def.location()
+            )
+        })?),
+        _ => None,
+    };
     Ok(Prepared {
         def,
         tool,
         defaults,
         parameters,
+        answer_check,
     })
 }
 

@@ -110,7 +110,7 @@ impl ToolServer {
         };
         let noted = notes.take();
         warnings.extend(noted.warnings);
-        match outcome {
+        let answer = match outcome {
             Ok(mut output) => {
                 if output.hint.is_none() {
                     output.hint = noted.hint;
@@ -123,6 +123,26 @@ impl ToolServer {
                 envelope::success(output, next_cursor, warnings, def.size_hint)
             }
             Err(error) => envelope::failure(&error),
+        };
+        match prepared
+            .answer_check
+            .as_ref()
+            .and_then(|c| c.mismatch(&answer.value))
+        {
+            None => answer,
+            Some(mismatch) => {
+                tracing::error!(tool = def.name, path = %mismatch.path, message = %mismatch.message,
+                    "an answer breaks its tool's outputSchema");
+                envelope::failure(
+                    &ToolError::internal(format!(
+                        "The answer of `{}` does not match its outputSchema at `{}`: {}. \
+                         This is a bug in the tool, not in the call.",
+                        def.name, mismatch.path, mismatch.message
+                    ))
+                    .with_detail("tool", def.name)
+                    .with_detail("path", mismatch.path),
+                )
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `ToolServer`: the registered tools, validated, ready to serve over any rmcp transport.
 
+pub(crate) mod answer_check;
 mod build;
 pub(crate) mod dispatch;
 mod families;
@@ -65,6 +66,8 @@ pub(crate) struct Prepared {
     pub defaults: Map<String, Value>,
     /// Names of the declared parameters, to warn about arguments that will be ignored.
     pub parameters: Vec<String>,
+    /// The compiled `outputSchema`, when the server checks its answers.
+    pub answer_check: Option<answer_check::AnswerCheck>,
 }
 
 impl std::fmt::Debug for ToolServer {
