@@ -5,8 +5,8 @@
 //! by [`server::build`].
 
 pub mod assemble;
-pub mod cli;
 pub mod config;
+#[cfg(feature = "corpus")]
 pub mod corpus;
 pub mod error;
 pub mod index;
