@@ -379,7 +379,7 @@ fn gemini(c: &mut Ctx, out: &Path, cwd: &str) -> Result<(PathBuf, u64)> {
 }
 
 /// Writes `spec.sessions` sessions under `out_dir` as `claude/projects/...`,
-/// `codex/sessions/...` and `gemini/tmp/...` (use [`crate::Config::for_tree`] to index them).
+/// `codex/sessions/...` and `gemini/tmp/...` (use [`crate::config::Config::for_tree`] to index them).
 pub fn generate(spec: &CorpusSpec, out_dir: &Path) -> Result<CorpusStats> {
     let mut stats = CorpusStats::default();
     let roots: Vec<String> = (0..spec.projects.max(1))

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use agtrace_tools::corpus::{CorpusSpec, generate};
-use agtrace_tools::{Config, TraceStore};
+use agtrace_tools::config::Config;
+use agtrace_tools::store::TraceStore;
 use mcp_tool_core::testing::{Answer, TestClient};
 use serde_json::{Value, json};
 use tools_support::*;
@@ -193,7 +194,7 @@ async fn every_page_of_every_tool_fits_its_budget_and_full_texts_are_exact() {
                 .iter()
                 .flat_map(|s| &s.events)
                 .filter(|&&i| {
-                    detail.events[i as usize].kind != agtrace_tools::EventKind::TokenUsage
+                    detail.events[i as usize].kind != agtrace_tools::model::EventKind::TokenUsage
                 })
                 .map(|&i| u64::from(i))
                 .collect();

@@ -104,7 +104,7 @@ async fn list_sessions_is_newest_first_and_filters() {
     let by_hash = c
         .call(
             "list_sessions",
-            json!({"project": agtrace_tools::project_hash(SAMPLE_ROOT)}),
+            json!({"project": agtrace_tools::model::project_hash(SAMPLE_ROOT)}),
         )
         .await;
     assert_eq!(by_root.expect_ok(), by_hash.expect_ok());
@@ -571,7 +571,7 @@ async fn get_project_info_counts_sessions_per_provider() {
     c.assert_within_size_hint(&a);
     let projects = a.expect_ok().as_array().unwrap();
     let sample = projects.iter().find(|p| p["root"] == SAMPLE_ROOT).unwrap();
-    assert_eq!(sample["hash"], agtrace_tools::project_hash(SAMPLE_ROOT));
+    assert_eq!(sample["hash"], agtrace_tools::model::project_hash(SAMPLE_ROOT));
     let n = &sample["sessions"];
     assert_eq!(
         n["total"].as_u64().unwrap(),

@@ -10,7 +10,7 @@ use super::ingest::{kind_tag, provider_tag};
 use super::schema::{eid, eid_range, split_eid};
 use crate::error::{Error, Result};
 use crate::model::{EventKind, Provider, ts_from_ms};
-use crate::tokens::TokenUsage;
+use crate::model::TokenUsage;
 
 /// Shortest session-id prefix accepted.
 pub const MIN_PREFIX: usize = 8;
@@ -49,7 +49,7 @@ pub struct SessionSummary {
     pub path: String,
 }
 
-/// Filters of [`crate::TraceStore::list_sessions`].
+/// Filters of [`crate::store::TraceStore::list_sessions`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SessionFilter {
     pub provider: Option<Provider>,

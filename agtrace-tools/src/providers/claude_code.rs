@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::{ParseState, flatten_text, str_field, u64_field};
 use crate::model::{Event, EventKind};
-use crate::tokens::TokenUsage;
+use crate::model::TokenUsage;
 
 /// User-role texts that are not a person's prompt.
 fn is_not_a_prompt(text: &str) -> bool {

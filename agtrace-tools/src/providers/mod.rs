@@ -13,10 +13,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::assemble::Positioner;
+use crate::model::Positioner;
 use crate::error::{Error, Result};
 use crate::model::{Event, EventKind, Provider, SourceSpan};
-use crate::tokens::{TokenAccumulator, TokenUsage};
+use crate::model::{TokenAccumulator, TokenUsage};
 
 /// What the file's location says about its session before any record is read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

@@ -5,11 +5,11 @@ use std::collections::HashMap;
 
 use mcp_tool_core::prelude::*;
 
-use crate::assemble::ToolCallSummary;
+use crate::model::ToolCallSummary;
 use crate::model::Event;
 use crate::store::{SessionDetail, TraceStore};
-use crate::tooling::actions::describe_call;
-use crate::tooling::{Excerpt, blocking, json_len, page_budget};
+use crate::tools::support::actions::describe_call;
+use crate::tools::support::{Excerpt, blocking, json_len, page_budget};
 
 const CALL_CHARS: usize = 60;
 /// Tool calls slower than this are reported.

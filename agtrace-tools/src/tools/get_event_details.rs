@@ -3,8 +3,8 @@
 use mcp_tool_core::prelude::*;
 
 use crate::store::{EventDetail, TraceStore};
-use crate::tooling::text::{char_offset, piece_end};
-use crate::tooling::{EventType, Provider, TokenTotals, blocking, json_len, page_budget, timestamp};
+use crate::tools::support::text::{char_offset, piece_end};
+use crate::tools::support::{EventType, Provider, TokenTotals, blocking, json_len, page_budget, timestamp};
 
 const HINT: &str = "This is the whole text unless `continues` is true: then pass `next_cursor` for the part that follows.";
 

@@ -2,8 +2,9 @@
 
 use mcp_tool_core::prelude::*;
 
-use crate::store::{ProjectInfo, TraceStore};
-use crate::tooling::{blocking, fit_items, page_budget, timestamp};
+use crate::index::ProjectInfo;
+use crate::store::TraceStore;
+use crate::tools::support::{blocking, fit_items, page_budget, timestamp};
 
 const HINT: &str = "Pass a project's `root` or `hash` as `project` to `list_sessions` for its sessions.";
 

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::Event;
 use crate::store::TraceStore;
-use crate::tooling::text::{char_offset, piece_end};
-use crate::tooling::{EventType, TokenTotals, blocking, json_len, page_budget, timestamp};
+use crate::tools::support::text::{char_offset, piece_end};
+use crate::tools::support::{EventType, TokenTotals, blocking, json_len, page_budget, timestamp};
 
 /// Below this much room a page ends rather than start another event with a sliver of text.
 const MIN_PIECE: usize = 1024;

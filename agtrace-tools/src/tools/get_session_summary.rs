@@ -4,7 +4,7 @@ use mcp_tool_core::prelude::*;
 
 use crate::model::EventKind;
 use crate::store::{SessionDetail, TraceStore};
-use crate::tooling::{Excerpt, Provider, TokenTotals, blocking, json_len, page_budget, timestamp};
+use crate::tools::support::{Excerpt, Provider, TokenTotals, blocking, json_len, page_budget, timestamp};
 
 const MAX_SUBAGENTS: usize = 10;
 const MAX_MODELS: usize = 5;

@@ -2,11 +2,11 @@
 
 use mcp_tool_core::prelude::*;
 
-use crate::assemble::Turn;
+use crate::model::Turn;
 use crate::model::{Event, EventKind};
 use crate::store::TraceStore;
-use crate::tooling::actions::describe_call;
-use crate::tooling::{Excerpt, TokenTotals, blocking, fit_items, page_budget, timestamp};
+use crate::tools::support::actions::describe_call;
+use crate::tools::support::{Excerpt, TokenTotals, blocking, fit_items, page_budget, timestamp};
 
 const SNIPPET_CHARS: usize = 200;
 const ACTION_ARG_CHARS: usize = 60;

@@ -5,11 +5,11 @@ use std::collections::HashMap;
 use mcp_tool_core::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::assemble::Step;
+use crate::model::Step;
 use crate::model::{Event, EventKind};
 use crate::store::TraceStore;
-use crate::tooling::errors::codes;
-use crate::tooling::{EventType, Excerpt, TokenTotals, blocking, json_len, page_budget, timestamp};
+use crate::tools::support::errors::codes;
+use crate::tools::support::{EventType, Excerpt, TokenTotals, blocking, json_len, page_budget, timestamp};
 
 /// Characters kept per text field before a step has to shrink to fit a page.
 const FIELD_CHARS: usize = 2000;

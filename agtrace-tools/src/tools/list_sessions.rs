@@ -2,8 +2,9 @@
 
 use mcp_tool_core::prelude::*;
 
-use crate::store::{SessionCursor, SessionFilter, SessionSummary, TraceStore};
-use crate::tooling::{Excerpt, Provider, blocking, fit_items, page_budget, parse_time, timestamp};
+use crate::index::{SessionCursor, SessionFilter, SessionSummary};
+use crate::store::TraceStore;
+use crate::tools::support::{Excerpt, Provider, blocking, fit_items, page_budget, parse_time, timestamp};
 
 const PROMPT_CHARS: usize = 160;
 const HINT: &str = "Pass a `session_id` to `get_session_summary` for one session, or to `get_session_turns` for its turns.";

@@ -2,9 +2,10 @@
 
 use mcp_tool_core::prelude::*;
 
-use crate::store::{SearchCursor, SearchHit, SearchQuery, TraceStore, fts_query};
-use crate::tooling::text::fold_whitespace;
-use crate::tooling::{EventType, Provider, blocking, fit_items, page_budget, timestamp};
+use crate::index::{SearchCursor, SearchHit, SearchQuery, fts_query};
+use crate::store::TraceStore;
+use crate::tools::support::text::fold_whitespace;
+use crate::tools::support::{EventType, Provider, blocking, fit_items, page_budget, timestamp};
 
 const HINT: &str = "Previews are ~300 characters of the event text: `get_event_details` with `session_id` and `event_index` returns it whole.";
 

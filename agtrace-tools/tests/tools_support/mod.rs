@@ -1,7 +1,7 @@
 //! Helpers for the tool tests: a served store over the samples, and page walking.
 #![allow(dead_code)]
 
-use agtrace_tools::TraceStore;
+use agtrace_tools::store::TraceStore;
 use mcp_tool_core::testing::{Answer, TestClient};
 use serde_json::{Value, json};
 

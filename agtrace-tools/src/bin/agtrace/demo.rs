@@ -5,7 +5,8 @@
 //! removed afterwards; the samples are only read.
 
 use super::Failure;
-use agtrace_tools::{Config, TraceStore};
+use agtrace_tools::config::Config;
+use agtrace_tools::store::TraceStore;
 use mcp_tool_core::testing::{Answer, TestClient};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

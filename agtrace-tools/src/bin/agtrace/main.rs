@@ -11,7 +11,8 @@ mod index;
 mod serve;
 
 use agtrace_tools::index::IndexStats;
-use agtrace_tools::{Config, TraceStore};
+use agtrace_tools::config::Config;
+use agtrace_tools::store::TraceStore;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;

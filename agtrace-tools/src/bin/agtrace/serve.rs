@@ -1,7 +1,7 @@
 //! `agtrace serve`: index what changed, then serve over stdio or streamable HTTP.
 
 use super::{Failure, Roots, open_store, refresh};
-use agtrace_tools::TraceStore;
+use agtrace_tools::store::TraceStore;
 use std::net::SocketAddr;
 use std::time::Duration;
 

@@ -13,8 +13,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Event, EventKind};
-use crate::tokens::{TokenAccumulator, TokenUsage};
+use super::{Event, EventKind, TokenAccumulator, TokenUsage};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Positioner {

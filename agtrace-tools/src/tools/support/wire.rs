@@ -6,7 +6,7 @@
 use mcp_tool_core::prelude::*;
 
 use crate::model;
-use crate::tokens::TokenUsage;
+use crate::model::TokenUsage;
 
 /// The agent whose logs a session comes from.
 #[tool_args]
