@@ -3,15 +3,20 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// The agent whose logs a session comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+///
+/// Also the type of the tools' `provider` arguments and fields: `#[tool_args]` derives its
+/// serde and JSON Schema (snake_case values, each described by its doc).
+#[mcp_tool_core::tool_args]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Provider {
+    /// Claude Code (`~/.claude/projects`).
     ClaudeCode,
+    /// OpenAI Codex CLI (`~/.codex/sessions`).
     Codex,
+    /// Google Gemini CLI (`~/.gemini/tmp`).
     Gemini,
 }
 

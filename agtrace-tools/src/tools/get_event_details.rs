@@ -4,7 +4,8 @@ use mcp_tool_core::prelude::*;
 
 use crate::store::{EventDetail, TraceStore};
 use crate::tools::support::text::{char_offset, piece_end};
-use crate::tools::support::{EventType, Provider, TokenTotals, blocking, json_len, page_budget, timestamp};
+use crate::model::Provider;
+use crate::tools::support::{EventType, TokenTotals, blocking, json_len, page_budget, timestamp};
 
 const HINT: &str = "This is the whole text unless `continues` is true: then pass `next_cursor` for the part that follows.";
 
@@ -60,7 +61,7 @@ fn part(d: &EventDetail, from: usize, to: usize) -> EventPart {
     let e = &d.event;
     EventPart {
         session_id: d.session_id.clone(),
-        provider: d.provider.into(),
+        provider: d.provider,
         event_index: e.index,
         turn_index: e.turn,
         step_index: e.step,

@@ -4,7 +4,8 @@ use mcp_tool_core::prelude::*;
 
 use crate::model::EventKind;
 use crate::store::{SessionDetail, TraceStore};
-use crate::tools::support::{Excerpt, Provider, TokenTotals, blocking, json_len, page_budget, timestamp};
+use crate::model::Provider;
+use crate::tools::support::{Excerpt, TokenTotals, blocking, json_len, page_budget, timestamp};
 
 const MAX_SUBAGENTS: usize = 10;
 const MAX_MODELS: usize = 5;
@@ -81,7 +82,7 @@ fn overview(d: &SessionDetail, snippet_chars: usize) -> SessionOverview {
     let last_answer = d.events.iter().rev().find(|e| e.kind == EventKind::Message).map(|e| e.text.as_str());
     SessionOverview {
         session_id: s.id.clone(),
-        provider: s.provider.into(),
+        provider: s.provider,
         project_root: s.project.root.clone(),
         project_hash: s.project.hash.clone(),
         parent_session_id: s.parent_id.clone(),

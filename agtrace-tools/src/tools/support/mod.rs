@@ -11,4 +11,4 @@ pub(crate) use budget::{fit_items, json_len, page_budget};
 pub(crate) use errors::{blocking, parse_time};
 pub(crate) use text::Excerpt;
 pub(crate) use wire::timestamp;
-pub use wire::{EventType, Provider, TokenTotals};
+pub use wire::{EventType, TokenTotals};
