@@ -12,7 +12,7 @@ pub enum Error {
         source: std::io::Error,
     },
     #[error("index database error: {0}")]
-    Db(#[from] rusqlite::Error),
+    Db(rusqlite::Error),
     #[error("{0} is not a complete log document yet (being written?)")]
     Incomplete(PathBuf),
     #[error("session '{0}' not found")]
@@ -32,6 +32,28 @@ pub enum Error {
     Config(String),
     #[error("index metadata is corrupt: {0}")]
     Corrupt(String),
+    #[error("the index is corrupt: {table}.{column} holds {value}, which is not a valid value; delete the index to rebuild it")]
+    CorruptIndex {
+        table: &'static str,
+        column: &'static str,
+        value: String,
+    },
+}
+
+/// A code column that does not decode comes out of rusqlite as a conversion failure carrying
+/// the index's own marker; it is `CorruptIndex`, every other database error is `Db`.
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Self {
+        match e {
+            rusqlite::Error::FromSqlConversionFailure(idx, ty, inner) => {
+                match inner.downcast::<crate::index::decode::Undecodable>() {
+                    Ok(u) => (*u).into(),
+                    Err(inner) => Error::Db(rusqlite::Error::FromSqlConversionFailure(idx, ty, inner)),
+                }
+            }
+            e => Error::Db(e),
+        }
+    }
 }
 
 impl Error {

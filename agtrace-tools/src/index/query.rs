@@ -6,6 +6,7 @@ use rusqlite::{
 };
 use serde::{Deserialize, Serialize};
 
+use super::decode;
 use super::ingest::{kind_tag, provider_tag};
 use super::schema::{eid, eid_range, split_eid};
 use crate::error::{Error, Result};
@@ -169,12 +170,11 @@ const SESSION_COLS: &str = "s.sid, s.id, s.provider, s.project_hash, p.root, s.p
 
 fn session_from_row(r: &Row) -> rusqlite::Result<(i64, SessionSummary)> {
     let u = |i: usize| -> rusqlite::Result<u64> { Ok(r.get::<_, i64>(i)?.max(0) as u64) };
-    let provider_code: i64 = r.get(2)?;
     Ok((
         r.get(0)?,
         SessionSummary {
             id: r.get(1)?,
-            provider: Provider::from_code(provider_code).unwrap_or(Provider::ClaudeCode),
+            provider: decode::provider_at(r, 2, decode::SESSION_PROVIDER)?,
             project: ProjectRef {
                 hash: r.get(3)?,
                 root: r.get(4)?,
@@ -432,12 +432,12 @@ pub(crate) fn search(
             preview(&text, &terms, PREVIEW_CHARS);
         hits.push(SearchHit {
             session_id,
-            provider: Provider::from_code(provider).unwrap_or(Provider::ClaudeCode),
+            provider: decode::provider(decode::SESSION_PROVIDER, provider)?,
             project_hash,
             event_index: index,
             turn_index: turn,
             step_index: step,
-            kind: EventKind::from_code(kind).unwrap_or(EventKind::Notification),
+            kind: decode::event_kind(decode::EVENT_KIND, kind)?,
             timestamp: ts.and_then(ts_from_ms),
             tool_name,
             is_error,
@@ -509,7 +509,7 @@ pub(crate) fn event_row(conn: &Connection, sid: i64, index: u32) -> Result<Optio
             Ok(EventRow {
                 sid,
                 index,
-                kind: EventKind::from_code(r.get(0)?).unwrap_or(EventKind::Notification),
+                kind: decode::event_kind_at(r, 0, decode::EVENT_KIND)?,
                 turn: r.get(1)?,
                 step: r.get(2)?,
                 ts_ms: r.get(3)?,

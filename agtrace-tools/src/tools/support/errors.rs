@@ -66,7 +66,11 @@ pub fn tool_error(e: Error) -> ToolError {
         .retryable(true),
         // A busy or locked index is transient; other database errors are not, but a retry is harmless.
         Error::Db(e) => ToolError::internal(format!("index database error: {e}")).retryable(true),
-        e @ (Error::Io { .. } | Error::Config(_) | Error::Corrupt(_)) => ToolError::internal(e.to_string()),
+        // A corrupt index stays corrupt until it is rebuilt: not retryable.
+        e @ (Error::Io { .. }
+        | Error::Config(_)
+        | Error::Corrupt(_)
+        | Error::CorruptIndex { .. }) => ToolError::internal(e.to_string()),
     }
 }
 
