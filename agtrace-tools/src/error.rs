@@ -32,7 +32,9 @@ pub enum Error {
     Config(String),
     #[error("index metadata is corrupt: {0}")]
     Corrupt(String),
-    #[error("the index is corrupt: {table}.{column} holds {value}, which is not a valid value; delete the index to rebuild it")]
+    #[error(
+        "the index is corrupt: {table}.{column} holds {value}, which is not a valid value; delete the index to rebuild it"
+    )]
     CorruptIndex {
         table: &'static str,
         column: &'static str,
@@ -48,7 +50,9 @@ impl From<rusqlite::Error> for Error {
             rusqlite::Error::FromSqlConversionFailure(idx, ty, inner) => {
                 match inner.downcast::<crate::index::decode::Undecodable>() {
                     Ok(u) => (*u).into(),
-                    Err(inner) => Error::Db(rusqlite::Error::FromSqlConversionFailure(idx, ty, inner)),
+                    Err(inner) => {
+                        Error::Db(rusqlite::Error::FromSqlConversionFailure(idx, ty, inner))
+                    }
                 }
             }
             e => Error::Db(e),

@@ -54,7 +54,11 @@ impl From<Undecodable> for Error {
     }
 }
 
-fn code<T>(column: Column, value: i64, decode: impl Fn(i64) -> Option<T>) -> Result<T, Undecodable> {
+fn code<T>(
+    column: Column,
+    value: i64,
+    decode: impl Fn(i64) -> Option<T>,
+) -> Result<T, Undecodable> {
     decode(value).ok_or(Undecodable { column, value })
 }
 

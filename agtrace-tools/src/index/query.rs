@@ -10,8 +10,8 @@ use super::decode;
 use super::ingest::{kind_tag, provider_tag};
 use super::schema::{eid, eid_range, split_eid};
 use crate::error::{Error, Result};
-use crate::model::{EventKind, Provider, ts_from_ms};
 use crate::model::TokenUsage;
+use crate::model::{EventKind, Provider, ts_from_ms};
 
 /// Shortest session-id prefix accepted.
 pub const MIN_PREFIX: usize = 8;

@@ -72,4 +72,3 @@ pub fn project_hash(root: &str) -> String {
     }
     out
 }
-

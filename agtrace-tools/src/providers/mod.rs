@@ -13,8 +13,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::model::Positioner;
 use crate::error::{Error, Result};
+use crate::model::Positioner;
 use crate::model::{Event, EventKind, Provider, SourceSpan};
 use crate::model::{TokenAccumulator, TokenUsage};
 

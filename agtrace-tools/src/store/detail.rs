@@ -23,4 +23,3 @@ pub struct EventDetail {
     pub provider: Provider,
     pub event: Event,
 }
-

@@ -15,7 +15,7 @@ use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::index::query::{self, EventRow};
 use crate::index::{
-    IndexStats, ProjectInfo, Progress, SearchPage, SearchQuery, SessionCursor, SessionFilter,
+    IndexStats, Progress, ProjectInfo, SearchPage, SearchQuery, SessionCursor, SessionFilter,
     SessionPage, SessionSummary, ingest, schema,
 };
 use crate::model::{Event, Provider, TokenAccumulator, assemble, ts_from_ms};

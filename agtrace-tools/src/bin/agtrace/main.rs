@@ -10,8 +10,8 @@ mod gen_corpus;
 mod index;
 mod serve;
 
-use agtrace_tools::index::IndexStats;
 use agtrace_tools::config::Config;
+use agtrace_tools::index::IndexStats;
 use agtrace_tools::store::TraceStore;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
