@@ -9,8 +9,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use agtrace_tools::corpus::{CorpusSpec, generate};
 use agtrace_tools::config::Config;
+use agtrace_tools::corpus::{CorpusSpec, generate};
 use agtrace_tools::index::{SearchQuery, SessionFilter};
 use agtrace_tools::store::TraceStore;
 

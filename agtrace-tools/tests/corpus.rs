@@ -4,11 +4,11 @@ mod common;
 
 use std::path::Path;
 
-use agtrace_tools::corpus::{CorpusSpec, generate};
-use agtrace_tools::providers::{FileHint, ParseState, parse_file, parse_jsonl};
 use agtrace_tools::config::Config;
+use agtrace_tools::corpus::{CorpusSpec, generate};
 use agtrace_tools::index::SearchQuery;
 use agtrace_tools::model::{Event, Provider};
+use agtrace_tools::providers::{FileHint, ParseState, parse_file, parse_jsonl};
 use agtrace_tools::store::TraceStore;
 use proptest::prelude::*;
 

@@ -53,7 +53,12 @@ async fn an_unknown_provider_code_is_a_corrupt_index_error() {
         ),
     ] {
         let answer = served.client.call(tool, args).await;
-        assert_eq!(answer.error_code(), Some("internal"), "{tool}: {}", answer.envelope);
+        assert_eq!(
+            answer.error_code(),
+            Some("internal"),
+            "{tool}: {}",
+            answer.envelope
+        );
         let message = answer.error()["message"].as_str().unwrap_or_default();
         assert!(
             message.contains("sessions.provider holds 7"),
@@ -74,7 +79,10 @@ async fn an_unknown_event_kind_code_is_a_corrupt_index_error() {
         .unwrap();
     // Event 0 of a session has the session's sid in the high bits of its eid.
     let eid = sid << 24;
-    damage(&served, &format!("UPDATE events SET kind = 99 WHERE eid = {eid}"));
+    damage(
+        &served,
+        &format!("UPDATE events SET kind = 99 WHERE eid = {eid}"),
+    );
 
     let e = served.store.get_event(CODEX_ID, 0).unwrap_err();
     assert_corrupt(e, "events", "kind", "99");

@@ -173,7 +173,9 @@ fn lists_sessions_newest_first_with_filters_and_keyset_pages() {
         ..Default::default()
     };
     let by_hash = SessionFilter {
-        project: Some(agtrace_tools::model::project_hash("/Users/test_user/agent-sample")),
+        project: Some(agtrace_tools::model::project_hash(
+            "/Users/test_user/agent-sample",
+        )),
         ..Default::default()
     };
     let a = store.list_sessions(&by_root, None, 100).unwrap();

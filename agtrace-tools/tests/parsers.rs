@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use agtrace_tools::model::assemble;
-use agtrace_tools::providers::parse_file;
 use agtrace_tools::model::{EventKind, Provider};
+use agtrace_tools::providers::parse_file;
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -173,7 +173,9 @@ fn codex_output_already_contains_reasoning() {
     assert!(steps_of(&turns).all(|s| s.model.as_deref() == Some("gpt-5.1-codex-max")));
 }
 
-fn steps_of(turns: &[agtrace_tools::model::Turn]) -> impl Iterator<Item = &agtrace_tools::model::Step> {
+fn steps_of(
+    turns: &[agtrace_tools::model::Turn],
+) -> impl Iterator<Item = &agtrace_tools::model::Step> {
     turns.iter().flat_map(|t| &t.steps)
 }
 
