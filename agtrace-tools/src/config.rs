@@ -13,8 +13,11 @@ pub const DEFAULT_SESSION_CACHE_BYTES: u64 = 128 << 20;
 /// Log roots and the index directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
+    /// Claude Code projects folder (`~/.claude/projects`).
     pub claude_dir: PathBuf,
+    /// Codex CLI sessions folder (`~/.codex/sessions`).
     pub codex_dir: PathBuf,
+    /// Gemini CLI tmp folder (`~/.gemini/tmp`).
     pub gemini_dir: PathBuf,
     /// Directory holding the index database (never inside a log root).
     pub data_dir: PathBuf,
@@ -76,6 +79,7 @@ impl Config {
         }
     }
 
+    /// The log root of provider `p`.
     pub fn root(&self, p: Provider) -> &Path {
         match p {
             Provider::ClaudeCode => &self.claude_dir,
@@ -84,6 +88,7 @@ impl Config {
         }
     }
 
+    /// The index database file, in [`Config::data_dir`].
     pub fn index_path(&self) -> PathBuf {
         self.data_dir.join("index.sqlite")
     }

@@ -11,6 +11,8 @@
 //!
 //! [`config`] and [`error`] are shared by all of them.
 
+#![warn(missing_docs)]
+
 pub mod config;
 #[cfg(feature = "corpus")]
 pub mod corpus;

@@ -6,9 +6,8 @@ use std::str::FromStr;
 use sha2::{Digest, Sha256};
 
 /// The agent whose logs a session comes from.
-///
-/// Also the type of the tools' `provider` arguments and fields: `#[tool_args]` derives its
-/// serde and JSON Schema (snake_case values, each described by its doc).
+// Also the tools' `provider` type: `#[tool_args]` derives its serde and JSON Schema (snake_case
+// values, each described by its doc; this item's doc is the schema's description).
 #[mcp_tool_core::tool_args]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Provider {
@@ -21,8 +20,10 @@ pub enum Provider {
 }
 
 impl Provider {
+    /// Every provider, in the order of their codes in the index.
     pub const ALL: [Provider; 3] = [Provider::ClaudeCode, Provider::Codex, Provider::Gemini];
 
+    /// The snake_case name, as serialized.
     pub fn as_str(self) -> &'static str {
         match self {
             Provider::ClaudeCode => "claude_code",

@@ -8,9 +8,13 @@ use crate::model::{Event, Provider, TokenUsage, Turn};
 /// A session loaded in full: every event with its raw record, assembled into turns and steps.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionDetail {
+    /// The session's index row.
     pub summary: SessionSummary,
+    /// Every event, with its raw record.
     pub events: Vec<Event>,
+    /// The events assembled into turns and steps.
     pub turns: Vec<Turn>,
+    /// Tokens of the whole session, each model message counted once.
     pub tokens: TokenUsage,
     /// Sub-agent sessions this one spawned.
     pub children: Vec<String>,
@@ -19,7 +23,10 @@ pub struct SessionDetail {
 /// One event, untruncated, with its raw record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EventDetail {
+    /// The whole session id.
     pub session_id: String,
+    /// The agent that wrote the session.
     pub provider: Provider,
+    /// The event, with its raw record where it could be read.
     pub event: Event,
 }

@@ -71,6 +71,7 @@ impl TraceStore {
         Self::open(Config::from_env())
     }
 
+    /// Where the logs and the index are.
     pub fn config(&self) -> &Config {
         &self.inner.config
     }

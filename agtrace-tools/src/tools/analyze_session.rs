@@ -15,7 +15,10 @@ const CALL_CHARS: usize = 60;
 /// Tool calls slower than this are reported.
 const SLOW_MS: i64 = 30_000;
 
+/// The arguments of [`analyze_session()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct AnalyzeSessionArgs {
     /// Session id, whole or a unique prefix of at least 8 characters.
     pub session_id: String,

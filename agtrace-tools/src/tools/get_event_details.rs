@@ -9,7 +9,10 @@ use crate::tools::support::{EventType, TokenTotals, blocking, json_len, page_bud
 
 const HINT: &str = "This is the whole text unless `continues` is true: then pass `next_cursor` for the part that follows.";
 
+/// The arguments of [`get_event_details()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct GetEventDetailsArgs {
     /// Session id, whole or a unique prefix of at least 8 characters.
     pub session_id: String,

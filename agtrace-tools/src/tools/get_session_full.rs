@@ -16,7 +16,10 @@ use crate::tools::support::{EventType, TokenTotals, blocking, json_len, page_bud
 const MIN_PIECE: usize = 1024;
 const HINT: &str = "Texts are complete: an event whose `continues` is true goes on, at `text_offset`, in the first item of the next page.";
 
+/// The arguments of [`get_session_full()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct GetSessionFullArgs {
     /// Session id, whole or a unique prefix of at least 8 characters.
     pub session_id: String,

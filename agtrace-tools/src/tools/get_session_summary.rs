@@ -11,7 +11,10 @@ const MAX_SUBAGENTS: usize = 10;
 const MAX_MODELS: usize = 5;
 const MODEL_CHARS: usize = 80;
 
+/// The arguments of [`get_session_summary()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct GetSessionSummaryArgs {
     /// Session id, whole or a unique prefix of at least 8 characters (from `list_sessions`).
     pub session_id: String,

@@ -16,7 +16,10 @@ const FIELD_CHARS: usize = 2000;
 const MIN_FIELD_CHARS: usize = 200;
 const HINT: &str = "Texts marked `truncated` are shortened: `get_event_details` with the `event_index` returns one in full.";
 
+/// The arguments of [`get_turn_steps()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct GetTurnStepsArgs {
     /// Session id, whole or a unique prefix of at least 8 characters.
     pub session_id: String,

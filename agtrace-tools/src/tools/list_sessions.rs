@@ -10,7 +10,10 @@ use crate::tools::support::{Excerpt, blocking, fit_items, page_budget, parse_tim
 const PROMPT_CHARS: usize = 160;
 const HINT: &str = "Pass a `session_id` to `get_session_summary` for one session, or to `get_session_turns` for its turns.";
 
+/// The arguments of [`list_sessions()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct ListSessionsArgs {
     /// Only sessions of this agent.
     pub provider: Option<Provider>,

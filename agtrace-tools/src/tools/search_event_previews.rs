@@ -10,7 +10,10 @@ use crate::tools::support::{EventType, blocking, fit_items, page_budget, timesta
 
 const HINT: &str = "Previews are ~300 characters of the event text: `get_event_details` with `session_id` and `event_index` returns it whole.";
 
+/// The arguments of [`search_event_previews()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct SearchEventPreviewsArgs {
     /// Words to look for in event text (case-insensitive); every word must occur.
     pub query: String,
