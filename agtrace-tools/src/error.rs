@@ -14,7 +14,8 @@ pub enum Error {
         /// The underlying error.
         source: std::io::Error,
     },
-    /// The index database failed (busy, locked, full, ...).
+    /// The index database failed (busy, locked, full, ...). rusqlite errors convert into it
+    /// in `index`, which turns a column that does not decode into `CorruptIndex` instead.
     #[error("index database error: {0}")]
     Db(rusqlite::Error),
     /// A Gemini document is being rewritten: not valid JSON yet.
@@ -69,24 +70,6 @@ pub enum Error {
         /// The value found.
         value: String,
     },
-}
-
-/// A code column that does not decode comes out of rusqlite as a conversion failure carrying
-/// the index's own marker; it is `CorruptIndex`, every other database error is `Db`.
-impl From<rusqlite::Error> for Error {
-    fn from(e: rusqlite::Error) -> Self {
-        match e {
-            rusqlite::Error::FromSqlConversionFailure(idx, ty, inner) => {
-                match inner.downcast::<crate::index::decode::Undecodable>() {
-                    Ok(u) => (*u).into(),
-                    Err(inner) => {
-                        Error::Db(rusqlite::Error::FromSqlConversionFailure(idx, ty, inner))
-                    }
-                }
-            }
-            e => Error::Db(e),
-        }
-    }
 }
 
 impl Error {

@@ -10,6 +10,11 @@
 //! - [`server`]: the server that serves the tools over one store.
 //!
 //! [`config`] and [`error`] are shared by all of them.
+//!
+//! Cargo features: `cli` (default) builds the `agtrace` binary, whose command line lives in
+//! `src/bin/agtrace/`, with its own dependencies (clap, indicatif, tracing-subscriber); `corpus`
+//! (enabled by `cli`, for `agtrace gen-corpus`) adds the synthetic log generator used by tests
+//! and benchmarks. With `default-features = false` the crate is the data layer and the tools.
 
 #![warn(missing_docs)]
 

@@ -54,6 +54,24 @@ impl From<Undecodable> for Error {
     }
 }
 
+/// A code column that does not decode comes out of rusqlite as a conversion failure carrying
+/// the index's own marker; it is `CorruptIndex`, every other database error is `Db`.
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Self {
+        match e {
+            rusqlite::Error::FromSqlConversionFailure(idx, ty, inner) => {
+                match inner.downcast::<Undecodable>() {
+                    Ok(u) => (*u).into(),
+                    Err(inner) => {
+                        Error::Db(rusqlite::Error::FromSqlConversionFailure(idx, ty, inner))
+                    }
+                }
+            }
+            e => Error::Db(e),
+        }
+    }
+}
+
 fn code<T>(
     column: Column,
     value: i64,

@@ -1,7 +1,7 @@
 //! The embedded SQLite index: schema, incremental ingestion, queries. Depends on `model` and
 //! `providers`; the store is its only caller.
 
-pub(crate) mod decode;
+mod decode;
 pub(crate) mod ingest;
 pub(crate) mod query;
 pub(crate) mod schema;
