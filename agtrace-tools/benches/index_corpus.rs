@@ -10,9 +10,12 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use agtrace_tools::config::Config;
 use agtrace_tools::corpus::{CorpusSpec, CorpusStats, generate};
+use agtrace_tools::index::{SearchQuery, SessionFilter};
+use agtrace_tools::model::{EventKind, Provider};
 use agtrace_tools::providers::parse_file;
-use agtrace_tools::{Config, EventKind, Provider, SearchQuery, SessionFilter, TraceStore};
+use agtrace_tools::store::TraceStore;
 
 fn dir_size(p: &Path) -> u64 {
     let mut total = 0;

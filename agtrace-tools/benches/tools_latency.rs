@@ -10,8 +10,10 @@
 //! and index go; a temp dir by default, deleted afterwards; an existing `logs/` there is
 //! reused), `AGTRACE_BENCH_CALLS` (calls per tool, default 100).
 
+use agtrace_tools::config::Config;
 use agtrace_tools::corpus::{CorpusSpec, generate};
-use agtrace_tools::{Config, SessionFilter, TraceStore};
+use agtrace_tools::index::SessionFilter;
+use agtrace_tools::store::TraceStore;
 use mcp_tool_core::rmcp::transport::TokioChildProcess;
 use mcp_tool_core::testing::TestClient;
 use serde_json::{Value, json};

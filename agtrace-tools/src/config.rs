@@ -5,11 +5,19 @@ use std::path::{Path, PathBuf};
 use crate::error::{Error, Result};
 use crate::model::Provider;
 
+/// Log bytes kept parsed at most, unless configured ([`Config::session_cache_bytes`]).
+/// Parsed events with their raw records take a few times the size of their file, so this
+/// bounds the session cache to a few hundred MB of memory.
+pub const DEFAULT_SESSION_CACHE_BYTES: u64 = 128 << 20;
+
 /// Log roots and the index directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
+    /// Claude Code projects folder (`~/.claude/projects`).
     pub claude_dir: PathBuf,
+    /// Codex CLI sessions folder (`~/.codex/sessions`).
     pub codex_dir: PathBuf,
+    /// Gemini CLI tmp folder (`~/.gemini/tmp`).
     pub gemini_dir: PathBuf,
     /// Directory holding the index database (never inside a log root).
     pub data_dir: PathBuf,
@@ -55,7 +63,7 @@ impl Config {
             codex_dir: var("AGTRACE_CODEX_DIR").unwrap_or_else(|| h.join(".codex/sessions")),
             gemini_dir: var("AGTRACE_GEMINI_DIR").unwrap_or_else(|| h.join(".gemini/tmp")),
             data_dir: var("AGTRACE_DATA_DIR").unwrap_or_else(default_data_dir),
-            session_cache_bytes: crate::session_cache::DEFAULT_BUDGET_BYTES,
+            session_cache_bytes: DEFAULT_SESSION_CACHE_BYTES,
         }
     }
 
@@ -67,10 +75,11 @@ impl Config {
             codex_dir: base.join("codex/sessions"),
             gemini_dir: base.join("gemini/tmp"),
             data_dir: data_dir.to_path_buf(),
-            session_cache_bytes: crate::session_cache::DEFAULT_BUDGET_BYTES,
+            session_cache_bytes: DEFAULT_SESSION_CACHE_BYTES,
         }
     }
 
+    /// The log root of provider `p`.
     pub fn root(&self, p: Provider) -> &Path {
         match p {
             Provider::ClaudeCode => &self.claude_dir,
@@ -79,6 +88,7 @@ impl Config {
         }
     }
 
+    /// The index database file, in [`Config::data_dir`].
     pub fn index_path(&self) -> PathBuf {
         self.data_dir.join("index.sqlite")
     }

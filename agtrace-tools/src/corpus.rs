@@ -19,6 +19,7 @@ use crate::model::{Provider, project_hash};
 pub struct CorpusSpec {
     /// Number of sessions, spread evenly over the three providers.
     pub sessions: usize,
+    /// Seed: the same spec and seed write the same bytes.
     pub seed: u64,
     /// Inclusive range of person turns per session.
     pub turns: (u32, u32),
@@ -31,6 +32,7 @@ pub struct CorpusSpec {
 }
 
 impl CorpusSpec {
+    /// `sessions` sessions from `seed`, with shapes like real logs.
     pub fn new(sessions: usize, seed: u64) -> Self {
         CorpusSpec {
             sessions,
@@ -46,8 +48,11 @@ impl CorpusSpec {
 /// What was generated.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct CorpusStats {
+    /// Files written.
     pub files: u64,
+    /// Bytes written.
     pub bytes: u64,
+    /// Sessions per provider, in [`Provider::ALL`](crate::model::Provider::ALL) order.
     pub sessions: [u64; 3],
     /// Every file written, in generation order.
     pub paths: Vec<PathBuf>,
@@ -379,7 +384,7 @@ fn gemini(c: &mut Ctx, out: &Path, cwd: &str) -> Result<(PathBuf, u64)> {
 }
 
 /// Writes `spec.sessions` sessions under `out_dir` as `claude/projects/...`,
-/// `codex/sessions/...` and `gemini/tmp/...` (use [`crate::Config::for_tree`] to index them).
+/// `codex/sessions/...` and `gemini/tmp/...` (use [`crate::config::Config::for_tree`] to index them).
 pub fn generate(spec: &CorpusSpec, out_dir: &Path) -> Result<CorpusStats> {
     let mut stats = CorpusStats::default();
     let roots: Vec<String> = (0..spec.projects.max(1))

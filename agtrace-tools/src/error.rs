@@ -6,32 +6,70 @@ use std::path::{Path, PathBuf};
 /// these are failures of the environment, the index, or of a caller's request.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// Reading a file or directory failed.
     #[error("I/O error on {path}: {source}")]
     Io {
+        /// The file or directory.
         path: PathBuf,
+        /// The underlying error.
         source: std::io::Error,
     },
+    /// The index database failed (busy, locked, full, ...). rusqlite errors convert into it
+    /// in `index`, which turns a column that does not decode into `CorruptIndex` instead.
     #[error("index database error: {0}")]
-    Db(#[from] rusqlite::Error),
+    Db(rusqlite::Error),
+    /// A Gemini document is being rewritten: not valid JSON yet.
     #[error("{0} is not a complete log document yet (being written?)")]
     Incomplete(PathBuf),
+    /// No session has this id or id prefix.
     #[error("session '{0}' not found")]
     SessionNotFound(String),
+    /// A session prefix too short to be looked up.
     #[error("session prefix '{prefix}' is shorter than {min} characters")]
-    PrefixTooShort { prefix: String, min: usize },
+    PrefixTooShort {
+        /// The prefix given.
+        prefix: String,
+        /// The fewest characters a prefix may have.
+        min: usize,
+    },
+    /// A session prefix that matches several sessions.
     #[error("session prefix '{prefix}' matches {} sessions: {}", candidates.len(), candidates.join(", "))]
     AmbiguousSession {
+        /// The prefix given.
         prefix: String,
+        /// Some of the sessions it matches.
         candidates: Vec<String>,
     },
+    /// The session has no event at this index.
     #[error("event {index} not found in session '{session}'")]
-    EventNotFound { session: String, index: u32 },
+    EventNotFound {
+        /// The whole session id.
+        session: String,
+        /// The event index asked for.
+        index: u32,
+    },
+    /// The log file of an indexed session is gone.
     #[error("the log file of session '{0}' is gone; refresh the index")]
     LogFileGone(String),
+    /// The configuration is unusable (e.g. the index inside a log root).
     #[error("invalid configuration: {0}")]
     Config(String),
+    /// The indexer's own bookkeeping does not decode.
     #[error("index metadata is corrupt: {0}")]
     Corrupt(String),
+    /// A column of the index holds a value that does not decode (a damaged index, or one
+    /// written by something else): never read as a default.
+    #[error(
+        "the index is corrupt: {table}.{column} holds {value}, which is not a valid value; delete the index to rebuild it"
+    )]
+    CorruptIndex {
+        /// The table.
+        table: &'static str,
+        /// The column.
+        column: &'static str,
+        /// The value found.
+        value: String,
+    },
 }
 
 impl Error {
@@ -43,4 +81,5 @@ impl Error {
     }
 }
 
+/// The crate's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,27 +1,30 @@
-//! agtrace data layer: parsers for Claude Code, Codex and Gemini session logs, normalized
-//! sessions (events, turns, steps, tokens), and an embedded SQLite index with full-text search.
+//! agtrace: MCP tools over the session logs of Claude Code, Codex CLI and Gemini CLI.
 //!
-//! [`TraceStore`] is the entry point for the MCP tools in [`tools`], one file per tool, served
-//! by [`server::build`].
+//! The modules are layers, each depending only on the ones before it:
+//!
+//! - [`model`]: the normalized vocabulary (events, providers, tokens, turns and steps);
+//! - [`providers`]: the log parsers, raw records in, [`model::Event`]s out;
+//! - [`index`]: the embedded SQLite index (schema, incremental ingestion, queries);
+//! - [`store`]: [`store::TraceStore`], what the tools call, with its cache of parsed sessions;
+//! - [`tools`]: the MCP tools, one file each;
+//! - [`server`]: the server that serves the tools over one store.
+//!
+//! [`config`] and [`error`] are shared by all of them.
+//!
+//! Cargo features: `cli` (default) builds the `agtrace` binary, whose command line lives in
+//! `src/bin/agtrace/`, with its own dependencies (clap, indicatif, tracing-subscriber); `corpus`
+//! (enabled by `cli`, for `agtrace gen-corpus`) adds the synthetic log generator used by tests
+//! and benchmarks. With `default-features = false` the crate is the data layer and the tools.
 
-pub mod assemble;
-pub mod cli;
+#![warn(missing_docs)]
+
 pub mod config;
+#[cfg(feature = "corpus")]
 pub mod corpus;
 pub mod error;
 pub mod index;
 pub mod model;
 pub mod providers;
 pub mod server;
-pub mod session_cache;
 pub mod store;
-pub mod tokens;
-pub mod tooling;
 pub mod tools;
-
-pub use assemble::{Step, ToolCallSummary, Turn};
-pub use config::Config;
-pub use error::{Error, Result};
-pub use model::{Event, EventKind, Provider, project_hash};
-pub use store::*;
-pub use tokens::TokenUsage;

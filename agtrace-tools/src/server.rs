@@ -1,6 +1,6 @@
 //! The agtrace MCP server: the `trace` tools over one `TraceStore`.
 
-use crate::TraceStore;
+use crate::store::TraceStore;
 use mcp_tool_core::{BuildError, ToolServer};
 
 /// What the client may tell the model about using the tools together.

@@ -1,12 +1,15 @@
 //! The `agtrace` binary end to end: `serve` over stdio with a real MCP client, `call`,
 //! `tools`, `index`; and the log roots byte-identical before and after all of it.
 
+mod tools_support;
+
 use mcp_tool_core::rmcp::transport::TokioChildProcess;
 use mcp_tool_core::testing::TestClient;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tools_support::{assert_rows_cover, served_tool_names};
 
 /// A copy of the bundled samples as three log roots, plus a data dir outside them.
 struct Tree {
@@ -121,17 +124,8 @@ async fn every_tool_over_stdio_and_the_log_roots_stay_byte_identical() {
         .collect();
     assert_eq!(
         names,
-        [
-            "analyze_session",
-            "get_event_details",
-            "get_project_info",
-            "get_session_full",
-            "get_session_summary",
-            "get_session_turns",
-            "get_turn_steps",
-            "list_sessions",
-            "search_event_previews"
-        ]
+        served_tool_names(),
+        "the binary lists the library's tools, in the same order"
     );
 
     // Page through every session one at a time: first, middle and last pages.
@@ -169,7 +163,7 @@ async fn every_tool_over_stdio_and_the_log_roots_stay_byte_identical() {
     assert_eq!(summary.expect_ok()["session_id"], session.as_str());
     client.assert_within_size_hint(&summary);
 
-    for (tool, args) in [
+    let calls = [
         ("get_session_turns", json!({"session_id": session})),
         (
             "get_turn_steps",
@@ -182,7 +176,18 @@ async fn every_tool_over_stdio_and_the_log_roots_stay_byte_identical() {
             "get_event_details",
             json!({"session_id": session, "event_index": 0}),
         ),
-    ] {
+        ("search_event_previews", json!({"query": "hoge"})),
+    ];
+    // `list_sessions` and `get_session_summary` were called above.
+    assert_rows_cover(
+        "every_tool_over_stdio",
+        calls
+            .iter()
+            .map(|(tool, _)| *tool)
+            .chain(["list_sessions", "get_session_summary"]),
+        names.iter().map(String::as_str),
+    );
+    for (tool, args) in calls {
         let answer = client.call(tool, args).await;
         assert!(answer.is_ok(), "{tool}: {}", answer.envelope);
         client.assert_within_size_hint(&answer);

@@ -9,8 +9,10 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use agtrace_tools::config::Config;
 use agtrace_tools::corpus::{CorpusSpec, generate};
-use agtrace_tools::{Config, SearchQuery, SessionFilter, TraceStore};
+use agtrace_tools::index::{SearchQuery, SessionFilter};
+use agtrace_tools::store::TraceStore;
 
 const WORKER_LOGS: &str = "AGTRACE_TEST_WORKER_LOGS";
 const WORKER_DATA: &str = "AGTRACE_TEST_WORKER_DATA";

@@ -4,9 +4,12 @@ mod common;
 
 use std::path::Path;
 
+use agtrace_tools::config::Config;
 use agtrace_tools::corpus::{CorpusSpec, generate};
+use agtrace_tools::index::SearchQuery;
+use agtrace_tools::model::{Event, Provider};
 use agtrace_tools::providers::{FileHint, ParseState, parse_file, parse_jsonl};
-use agtrace_tools::{Config, Event, Provider, SearchQuery, TraceStore};
+use agtrace_tools::store::TraceStore;
 use proptest::prelude::*;
 
 fn small_spec(sessions: usize, seed: u64) -> CorpusSpec {
@@ -112,7 +115,7 @@ fn jsonl_events(bytes: &[u8]) -> (ParseState, Vec<Event>) {
 fn by_line(events: &[Event], line_starts: &[usize]) -> Vec<(usize, String)> {
     events
         .iter()
-        .filter(|e| e.kind != agtrace_tools::EventKind::TokenUsage)
+        .filter(|e| e.kind != agtrace_tools::model::EventKind::TokenUsage)
         .map(|e| {
             let off = e.source.unwrap().offset as usize;
             let line = line_starts.partition_point(|&s| s <= off) - 1;
@@ -196,7 +199,7 @@ fn a_truncated_gemini_document_is_incomplete_not_an_error() {
     std::fs::write(gemini, &bytes[..bytes.len() / 2]).unwrap();
     assert!(matches!(
         parse_file(Provider::Gemini, gemini, false),
-        Err(agtrace_tools::Error::Incomplete(_))
+        Err(agtrace_tools::error::Error::Incomplete(_))
     ));
     let data = tempfile::tempdir().unwrap();
     let store = TraceStore::open(Config::for_tree(dir.path(), data.path())).unwrap();

@@ -3,7 +3,11 @@
 
 mod common;
 
-use agtrace_tools::{Config, Error, EventKind, Provider, SearchQuery, SessionFilter, TraceStore};
+use agtrace_tools::config::Config;
+use agtrace_tools::error::Error;
+use agtrace_tools::index::{SearchQuery, SessionFilter};
+use agtrace_tools::model::{EventKind, Provider};
+use agtrace_tools::store::TraceStore;
 use common::{dump, sample_store};
 
 const CLAUDE_ID: &str = "7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9";
@@ -30,7 +34,7 @@ fn indexes_the_samples_with_their_token_numbers() {
     );
     assert_eq!(
         claude.project.hash.as_deref(),
-        Some(agtrace_tools::project_hash("/Users/test_user/agent-sample").as_str())
+        Some(agtrace_tools::model::project_hash("/Users/test_user/agent-sample").as_str())
     );
     assert_eq!(claude.tokens.output, 436 + 126 + 112 + 123 + 1 + 46);
     let codex = store.session_summary(CODEX_ID).unwrap();
@@ -169,7 +173,9 @@ fn lists_sessions_newest_first_with_filters_and_keyset_pages() {
         ..Default::default()
     };
     let by_hash = SessionFilter {
-        project: Some(agtrace_tools::project_hash("/Users/test_user/agent-sample")),
+        project: Some(agtrace_tools::model::project_hash(
+            "/Users/test_user/agent-sample",
+        )),
         ..Default::default()
     };
     let a = store.list_sessions(&by_root, None, 100).unwrap();
@@ -583,7 +589,7 @@ fn missing_roots_are_notes_and_the_index_stays_out_of_log_roots() {
 fn progress_reports_bytes() {
     let tmp = tempfile::tempdir().unwrap();
     let (_, store) = sample_store(tmp.path());
-    let mut last = agtrace_tools::Progress::default();
+    let mut last = agtrace_tools::index::Progress::default();
     let mut calls = 0;
     let stats = store
         .refresh_with_progress(&mut |p| {

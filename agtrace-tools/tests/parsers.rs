@@ -2,9 +2,9 @@
 
 use std::path::PathBuf;
 
-use agtrace_tools::assemble::assemble;
+use agtrace_tools::model::assemble;
+use agtrace_tools::model::{EventKind, Provider};
 use agtrace_tools::providers::parse_file;
-use agtrace_tools::{EventKind, Provider};
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -12,8 +12,8 @@ fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
-fn session_tokens(events: &[agtrace_tools::Event]) -> agtrace_tools::TokenUsage {
-    let mut acc = agtrace_tools::tokens::TokenAccumulator::default();
+fn session_tokens(events: &[agtrace_tools::model::Event]) -> agtrace_tools::model::TokenUsage {
+    let mut acc = agtrace_tools::model::TokenAccumulator::default();
     for e in events {
         if let Some(t) = &e.tokens {
             acc.push(t, e.message_id.as_deref());
@@ -173,7 +173,9 @@ fn codex_output_already_contains_reasoning() {
     assert!(steps_of(&turns).all(|s| s.model.as_deref() == Some("gpt-5.1-codex-max")));
 }
 
-fn steps_of(turns: &[agtrace_tools::Turn]) -> impl Iterator<Item = &agtrace_tools::Step> {
+fn steps_of(
+    turns: &[agtrace_tools::model::Turn],
+) -> impl Iterator<Item = &agtrace_tools::model::Step> {
     turns.iter().flat_map(|t| &t.steps)
 }
 

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use tools_support::*;
 
 #[tokio::test]
-async fn the_server_has_the_nine_tools_without_design_warnings() {
+async fn the_server_has_one_tool_per_file_without_design_warnings() {
     let s = samples().await;
     let server = agtrace_tools::server::build(s.store.clone()).unwrap();
     assert_eq!(server.lint_warnings(), &[]);
@@ -15,7 +15,27 @@ async fn the_server_has_the_nine_tools_without_design_warnings() {
         .map(|d| (d.name, d.family, d.read_only))
         .collect();
     defs.sort();
-    assert_eq!(defs.len(), 9);
+    // The tools are the files of src/tools/, each named after its tool (build.rs declares
+    // every file there as a module), and each tool is defined in its own file.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tools");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .filter(|stem| stem != "mod")
+        .collect();
+    files.sort();
+    let names: Vec<&str> = defs.iter().map(|(name, _, _)| *name).collect();
+    assert_eq!(names, files, "one file per tool in src/tools/");
+    for d in server.definitions() {
+        assert!(
+            d.file.ends_with(&format!("tools/{}.rs", d.name)),
+            "{} is defined in {}",
+            d.name,
+            d.file
+        );
+    }
     assert!(
         defs.iter()
             .all(|(_, family, read_only)| *family == "trace" && *read_only),
@@ -104,7 +124,7 @@ async fn list_sessions_is_newest_first_and_filters() {
     let by_hash = c
         .call(
             "list_sessions",
-            json!({"project": agtrace_tools::project_hash(SAMPLE_ROOT)}),
+            json!({"project": agtrace_tools::model::project_hash(SAMPLE_ROOT)}),
         )
         .await;
     assert_eq!(by_root.expect_ok(), by_hash.expect_ok());
@@ -186,7 +206,7 @@ async fn session_ids_resolve_whole_or_by_unique_prefix_with_clear_errors() {
     let s = samples().await;
     let c = &s.client;
     // Every tool taking a session resolves it the same way.
-    let tools: [(&str, Value); 7] = [
+    let tools = [
         ("get_session_summary", json!({})),
         ("get_session_turns", json!({})),
         ("get_turn_steps", json!({"turn_index": 0})),
@@ -195,6 +215,16 @@ async fn session_ids_resolve_whole_or_by_unique_prefix_with_clear_errors() {
         ("analyze_session", json!({})),
         ("search_event_previews", json!({"query": "hoge"})),
     ];
+    let taking_a_session = s.server.tools().filter(|t| {
+        t.input_schema
+            .get("properties")
+            .is_some_and(|p| p.get("session_id").is_some())
+    });
+    assert_rows_cover(
+        "tools taking a session_id",
+        tools.iter().map(|(tool, _)| *tool),
+        taking_a_session.map(|t| t.name.as_ref()),
+    );
     for (tool, base) in tools {
         let with = |id: &str| {
             let mut a = base.clone();
@@ -571,7 +601,10 @@ async fn get_project_info_counts_sessions_per_provider() {
     c.assert_within_size_hint(&a);
     let projects = a.expect_ok().as_array().unwrap();
     let sample = projects.iter().find(|p| p["root"] == SAMPLE_ROOT).unwrap();
-    assert_eq!(sample["hash"], agtrace_tools::project_hash(SAMPLE_ROOT));
+    assert_eq!(
+        sample["hash"],
+        agtrace_tools::model::project_hash(SAMPLE_ROOT)
+    );
     let n = &sample["sessions"];
     assert_eq!(
         n["total"].as_u64().unwrap(),

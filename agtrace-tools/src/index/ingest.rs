@@ -35,15 +35,20 @@ const BULK_BYTES: u64 = 64 << 20;
 /// Progress of an indexing run, for a progress bar.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Progress {
+    /// Log bytes parsed so far.
     pub bytes_done: u64,
+    /// Log bytes to parse in this run.
     pub bytes_total: u64,
+    /// Files parsed so far.
     pub files_done: u64,
+    /// Files to parse in this run.
     pub files_total: u64,
 }
 
 /// What an indexing run did.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct IndexStats {
+    /// Log files found under the roots.
     pub files_seen: u64,
     /// Parsed from the start (new, rewritten, or Gemini documents that changed).
     pub files_parsed: u64,
@@ -51,22 +56,29 @@ pub struct IndexStats {
     pub files_appended: u64,
     /// Unchanged since the last run (same size and mtime).
     pub files_skipped: u64,
+    /// Files gone since the last run: their sessions were dropped.
     pub files_removed: u64,
     /// Gemini documents caught mid-rewrite: left as they were, retried next run.
     pub files_incomplete: u64,
+    /// Log bytes read.
     pub bytes_read: u64,
+    /// Events written to the index.
     pub events_added: u64,
+    /// Lines that were not valid records (skipped and counted, not errors).
     pub malformed_lines: u64,
     /// Human-readable notes: missing roots, incomplete files.
     pub notes: Vec<String>,
+    /// Wall time of the whole run.
     pub elapsed_ms: u64,
     /// Wall time spent in discovery+planning, and in writing (parsing overlaps writing).
     pub plan_ms: u64,
+    /// Wall time spent writing (see `plan_ms`).
     pub write_ms: u64,
     /// CPU time the parser threads spent reading and parsing.
     pub parse_ms: u64,
     /// Writer time inserting event rows, and inserting into the full-text index.
     pub events_insert_ms: u64,
+    /// Writer time inserting into the full-text index (see `events_insert_ms`).
     pub fts_insert_ms: u64,
     /// Writer time in commits (FTS5 segment flushes and merges, WAL writes).
     #[serde(default)]
@@ -74,6 +86,7 @@ pub struct IndexStats {
     /// Writer time waiting for parsed files, and in the final WAL checkpoint.
     #[serde(default)]
     pub wait_ms: u64,
+    /// Writer time in the final WAL checkpoint (see `wait_ms`).
     #[serde(default)]
     pub checkpoint_ms: u64,
 }

@@ -1,7 +1,14 @@
-//! The embedded SQLite index: schema, incremental ingestion, queries.
+//! The embedded SQLite index: schema, incremental ingestion, queries. Depends on `model` and
+//! `providers`; the store is its only caller.
 
-pub mod ingest;
-pub mod query;
-pub mod schema;
+mod decode;
+pub(crate) mod ingest;
+pub(crate) mod query;
+pub(crate) mod schema;
 
 pub use ingest::{IndexStats, Progress};
+pub use query::{
+    MIN_PREFIX, PREVIEW_CHARS, ProjectInfo, ProjectRef, ProviderCounts, SearchCursor, SearchHit,
+    SearchPage, SearchQuery, SessionCursor, SessionFilter, SessionPage, SessionSummary, fts_query,
+    preview, project_key,
+};

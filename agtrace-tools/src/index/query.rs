@@ -6,11 +6,12 @@ use rusqlite::{
 };
 use serde::{Deserialize, Serialize};
 
+use super::decode;
 use super::ingest::{kind_tag, provider_tag};
 use super::schema::{eid, eid_range, split_eid};
 use crate::error::{Error, Result};
+use crate::model::TokenUsage;
 use crate::model::{EventKind, Provider, ts_from_ms};
-use crate::tokens::TokenUsage;
 
 /// Shortest session-id prefix accepted.
 pub const MIN_PREFIX: usize = 8;
@@ -18,6 +19,7 @@ pub const MIN_PREFIX: usize = 8;
 /// A project as the index knows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProjectRef {
+    /// sha256 of the project root, the project's id across providers.
     pub hash: Option<String>,
     /// Absolute root path; unknown for projects only Gemini has seen (it stores the hash only).
     pub root: Option<String>,
@@ -26,22 +28,35 @@ pub struct ProjectRef {
 /// One session's row in the index.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionSummary {
+    /// The provider's session id.
     pub id: String,
+    /// The agent that wrote the session.
     pub provider: Provider,
+    /// The project the session ran in.
     pub project: ProjectRef,
     /// The session that spawned this one (Claude sidechain / Codex review sub-agent).
     pub parent_id: Option<String>,
+    /// Whether a sub-agent wrote the session.
     pub is_subagent: bool,
+    /// First event time.
     pub start: Option<DateTime<Utc>>,
+    /// Last event time.
     pub end: Option<DateTime<Utc>>,
+    /// The main model.
     pub model: Option<String>,
+    /// Number of events.
     pub event_count: u32,
+    /// Number of turns.
     pub turn_count: u32,
+    /// Number of prompts.
     pub prompt_count: u32,
+    /// Number of tool calls.
     pub tool_calls: u32,
+    /// Number of tool calls whose results report a failure.
     pub tool_errors: u32,
     /// Lines (or Gemini messages) that could not be read and were skipped.
     pub malformed_lines: u32,
+    /// Tokens of the session, each model message counted once.
     pub tokens: TokenUsage,
     /// First prompt, at most 500 characters.
     pub first_prompt: Option<String>,
@@ -49,9 +64,10 @@ pub struct SessionSummary {
     pub path: String,
 }
 
-/// Filters of [`crate::TraceStore::list_sessions`].
+/// Filters of [`crate::store::TraceStore::list_sessions`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SessionFilter {
+    /// Only sessions of this agent.
     pub provider: Option<Provider>,
     /// Project root path or project hash.
     pub project: Option<String>,
@@ -66,12 +82,16 @@ pub struct SessionFilter {
 /// Keyset position in the newest-first session list: the last row of the previous page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionCursor {
+    /// Start time of the last session listed (Unix milliseconds).
     pub start_ms: i64,
+    /// Row id of the last session listed, to break ties.
     pub sid: i64,
 }
 
+/// One page of sessions.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionPage {
+    /// The sessions, newest first.
     pub sessions: Vec<SessionSummary>,
     /// Position after the last row; `None` when there is nothing more.
     pub next: Option<SessionCursor>,
@@ -83,33 +103,47 @@ pub struct SearchQuery {
     /// Free text; every whitespace-separated word must occur (each matched as a phrase, so
     /// `ZEBRA-4471` matches that token sequence and FTS syntax characters are plain text).
     pub text: String,
+    /// Only events of this agent.
     pub provider: Option<Provider>,
+    /// Only events of this kind.
     pub kind: Option<EventKind>,
     /// Session id (or unique prefix) to search in.
     pub session: Option<String>,
     /// Continue after this hit (the `next` of the previous page).
     pub after: Option<SearchCursor>,
+    /// Most hits per page.
     pub limit: u32,
 }
 
 /// Keyset position in search results.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SearchCursor {
+    /// Index key of the last hit listed.
     pub eid: i64,
 }
 
 /// One full-text hit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchHit {
+    /// The session of the hit.
     pub session_id: String,
+    /// The agent that wrote the session.
     pub provider: Provider,
+    /// The project of the session.
     pub project_hash: Option<String>,
+    /// Index of the event in its session.
     pub event_index: u32,
+    /// Turn of the event.
     pub turn_index: u32,
+    /// Step of the event, if it is in one.
     pub step_index: Option<u32>,
+    /// What the event is.
     pub kind: EventKind,
+    /// When the event was written.
     pub timestamp: Option<DateTime<Utc>>,
+    /// Tool name, for tool calls and results.
     pub tool_name: Option<String>,
+    /// Whether a tool result reports a failure.
     pub is_error: bool,
     /// About `PREVIEW_CHARS` characters of the event text around the first match.
     pub preview: String,
@@ -121,26 +155,38 @@ pub struct SearchHit {
     pub text_chars: usize,
 }
 
+/// One page of search hits.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SearchPage {
+    /// The hits, newest first.
     pub hits: Vec<SearchHit>,
+    /// Where the next page starts; `None` on the last page.
     pub next: Option<SearchCursor>,
 }
 
 /// Per-provider session counts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProviderCounts {
+    /// Claude Code sessions.
     pub claude_code: u64,
+    /// Codex sessions.
     pub codex: u64,
+    /// Gemini sessions.
     pub gemini: u64,
 }
 
+/// A project and its sessions.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ProjectInfo {
+    /// sha256 of the project root.
     pub hash: String,
+    /// The project root, when a log names it.
     pub root: Option<String>,
+    /// Sessions per provider.
     pub sessions: ProviderCounts,
+    /// All sessions.
     pub total_sessions: u64,
+    /// Last event time of any of its sessions.
     pub last_activity: Option<DateTime<Utc>>,
 }
 
@@ -161,6 +207,7 @@ pub(crate) struct EventRow {
     pub text: String,
 }
 
+/// Characters of a search preview.
 pub const PREVIEW_CHARS: usize = 300;
 
 const SESSION_COLS: &str = "s.sid, s.id, s.provider, s.project_hash, p.root, s.parent_id, s.is_subagent, s.start_ms, s.end_ms,
@@ -169,12 +216,11 @@ const SESSION_COLS: &str = "s.sid, s.id, s.provider, s.project_hash, p.root, s.p
 
 fn session_from_row(r: &Row) -> rusqlite::Result<(i64, SessionSummary)> {
     let u = |i: usize| -> rusqlite::Result<u64> { Ok(r.get::<_, i64>(i)?.max(0) as u64) };
-    let provider_code: i64 = r.get(2)?;
     Ok((
         r.get(0)?,
         SessionSummary {
             id: r.get(1)?,
-            provider: Provider::from_code(provider_code).unwrap_or(Provider::ClaudeCode),
+            provider: decode::provider_at(r, 2, decode::SESSION_PROVIDER)?,
             project: ProjectRef {
                 hash: r.get(3)?,
                 root: r.get(4)?,
@@ -432,12 +478,12 @@ pub(crate) fn search(
             preview(&text, &terms, PREVIEW_CHARS);
         hits.push(SearchHit {
             session_id,
-            provider: Provider::from_code(provider).unwrap_or(Provider::ClaudeCode),
+            provider: decode::provider(decode::SESSION_PROVIDER, provider)?,
             project_hash,
             event_index: index,
             turn_index: turn,
             step_index: step,
-            kind: EventKind::from_code(kind).unwrap_or(EventKind::Notification),
+            kind: decode::event_kind(decode::EVENT_KIND, kind)?,
             timestamp: ts.and_then(ts_from_ms),
             tool_name,
             is_error,
@@ -509,7 +555,7 @@ pub(crate) fn event_row(conn: &Connection, sid: i64, index: u32) -> Result<Optio
             Ok(EventRow {
                 sid,
                 index,
-                kind: EventKind::from_code(r.get(0)?).unwrap_or(EventKind::Notification),
+                kind: decode::event_kind_at(r, 0, decode::EVENT_KIND)?,
                 turn: r.get(1)?,
                 step: r.get(2)?,
                 ts_ms: r.get(3)?,

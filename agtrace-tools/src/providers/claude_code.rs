@@ -3,8 +3,8 @@
 use serde_json::Value;
 
 use super::{ParseState, flatten_text, str_field, u64_field};
+use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
-use crate::tokens::TokenUsage;
 
 /// User-role texts that are not a person's prompt.
 fn is_not_a_prompt(text: &str) -> bool {

@@ -5,8 +5,8 @@ use std::io::{Read, Seek, SeekFrom};
 use serde_json::Value;
 
 use super::{ParseState, exit_code_in_text, flatten_text, str_field, u64_field};
+use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
-use crate::tokens::TokenUsage;
 
 /// User-role blocks Codex injects before the person's prompt.
 fn is_injected_context(text: &str) -> bool {

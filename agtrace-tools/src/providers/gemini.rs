@@ -3,8 +3,8 @@
 use serde_json::Value;
 
 use super::{ParseState, exit_code_in_text, flatten_text, str_field, u64_field};
+use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
-use crate::tokens::TokenUsage;
 
 /// Parses a whole document. `None` when it is not (yet) a complete JSON document: Gemini
 /// rewrites the file in place, so a reader can catch it half-written.

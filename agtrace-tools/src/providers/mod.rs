@@ -13,15 +13,17 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::assemble::Positioner;
 use crate::error::{Error, Result};
+use crate::model::Positioner;
 use crate::model::{Event, EventKind, Provider, SourceSpan};
-use crate::tokens::{TokenAccumulator, TokenUsage};
+use crate::model::{TokenAccumulator, TokenUsage};
 
 /// What the file's location says about its session before any record is read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct FileHint {
+    /// The file name's stem: the session id until a record names one.
     pub session_id: String,
+    /// Whether the file is a sub-agent's (Claude Code `agent-*.jsonl`).
     pub is_subagent: bool,
 }
 
@@ -44,25 +46,36 @@ impl FileHint {
 /// Session-level facts gathered while parsing.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SessionMeta {
+    /// The provider's session id.
     pub session_id: String,
+    /// The session that spawned this one, for sub-agent sessions.
     pub parent_id: Option<String>,
+    /// Whether the session is a sub-agent's.
     pub is_subagent: bool,
     /// Project root (Claude/Codex `cwd` of the first record that has one).
     pub cwd: Option<String>,
     /// Project hash given by the provider itself (Gemini).
     pub project_hash: Option<String>,
+    /// The main model of the session.
     pub model: Option<String>,
+    /// First event time, in Unix milliseconds.
     pub start_ms: Option<i64>,
+    /// Last event time, in Unix milliseconds.
     pub end_ms: Option<i64>,
+    /// The first prompt, shortened.
     pub first_prompt: Option<String>,
+    /// Number of prompts.
     pub prompts: u32,
+    /// Number of tool calls.
     pub tool_calls: u32,
+    /// Number of tool calls whose results report a failure.
     pub tool_errors: u32,
     /// Codex: times at which this session entered review mode (spawned a review sub-agent).
     pub spawn_ms: Vec<i64>,
 }
 
 impl SessionMeta {
+    /// The project's id: the hash of its root, or the hash the log itself keeps (Gemini).
     pub fn project_hash(&self) -> Option<String> {
         match (&self.cwd, &self.project_hash) {
             (Some(cwd), _) => Some(crate::model::project_hash(cwd)),
@@ -90,11 +103,15 @@ pub(crate) struct CodexState {
 /// Everything needed to continue parsing a file where the previous parse stopped.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ParseState {
+    /// Whose format the file is in.
     pub provider: Provider,
+    /// What is known of the session so far.
     pub meta: SessionMeta,
+    /// Index the next event gets.
     pub next_index: u32,
     /// Lines (or Gemini messages) that could not be read as records.
     pub malformed: u32,
+    /// Token usage so far, each model message counted once.
     pub tokens: TokenAccumulator,
     pub(crate) position: Positioner,
     pub(crate) claude: ClaudeState,
@@ -105,6 +122,7 @@ pub struct ParseState {
 }
 
 impl ParseState {
+    /// The state before the first byte of a file.
     pub fn new(provider: Provider, hint: &FileHint) -> Self {
         ParseState {
             provider,
@@ -175,6 +193,7 @@ impl ParseState {
 /// Result of parsing a file (or the appended part of one).
 #[derive(Debug, Clone, Default)]
 pub struct ParsedChunk {
+    /// The events parsed from the chunk, in order.
     pub events: Vec<Event>,
     /// Absolute byte offset up to which the file has been consumed.
     pub end_offset: u64,

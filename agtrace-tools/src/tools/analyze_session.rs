@@ -5,17 +5,20 @@ use std::collections::HashMap;
 
 use mcp_tool_core::prelude::*;
 
-use crate::assemble::ToolCallSummary;
+use crate::model::ToolCallSummary;
 use crate::model::Event;
 use crate::store::{SessionDetail, TraceStore};
-use crate::tooling::actions::describe_call;
-use crate::tooling::{Excerpt, blocking, json_len, page_budget};
+use crate::tools::support::actions::describe_call;
+use crate::tools::support::{Excerpt, blocking, json_len, page_budget};
 
 const CALL_CHARS: usize = 60;
 /// Tool calls slower than this are reported.
 const SLOW_MS: i64 = 30_000;
 
+/// The arguments of [`analyze_session()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct AnalyzeSessionArgs {
     /// Session id, whole or a unique prefix of at least 8 characters.
     pub session_id: String,

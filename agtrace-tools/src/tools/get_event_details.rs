@@ -3,12 +3,16 @@
 use mcp_tool_core::prelude::*;
 
 use crate::store::{EventDetail, TraceStore};
-use crate::tooling::text::{char_offset, piece_end};
-use crate::tooling::{EventType, Provider, TokenTotals, blocking, json_len, page_budget, timestamp};
+use crate::tools::support::text::{char_offset, piece_end};
+use crate::model::Provider;
+use crate::tools::support::{EventType, TokenTotals, blocking, json_len, page_budget, timestamp};
 
 const HINT: &str = "This is the whole text unless `continues` is true: then pass `next_cursor` for the part that follows.";
 
+/// The arguments of [`get_event_details()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct GetEventDetailsArgs {
     /// Session id, whole or a unique prefix of at least 8 characters.
     pub session_id: String,
@@ -60,7 +64,7 @@ fn part(d: &EventDetail, from: usize, to: usize) -> EventPart {
     let e = &d.event;
     EventPart {
         session_id: d.session_id.clone(),
-        provider: d.provider.into(),
+        provider: d.provider,
         event_index: e.index,
         turn_index: e.turn,
         step_index: e.step,

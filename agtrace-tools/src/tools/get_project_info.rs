@@ -2,12 +2,16 @@
 
 use mcp_tool_core::prelude::*;
 
-use crate::store::{ProjectInfo, TraceStore};
-use crate::tooling::{blocking, fit_items, page_budget, timestamp};
+use crate::index::ProjectInfo;
+use crate::store::TraceStore;
+use crate::tools::support::{blocking, fit_items, page_budget, timestamp};
 
 const HINT: &str = "Pass a project's `root` or `hash` as `project` to `list_sessions` for its sessions.";
 
+/// The arguments of [`get_project_info()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct GetProjectInfoArgs {
     /// Most projects per page; a page also ends early to stay within 10KB.
     #[arg(default = 30, min = 1, max = 100)]

@@ -9,14 +9,17 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::Event;
 use crate::store::TraceStore;
-use crate::tooling::text::{char_offset, piece_end};
-use crate::tooling::{EventType, TokenTotals, blocking, json_len, page_budget, timestamp};
+use crate::tools::support::text::{char_offset, piece_end};
+use crate::tools::support::{EventType, TokenTotals, blocking, json_len, page_budget, timestamp};
 
 /// Below this much room a page ends rather than start another event with a sliver of text.
 const MIN_PIECE: usize = 1024;
 const HINT: &str = "Texts are complete: an event whose `continues` is true goes on, at `text_offset`, in the first item of the next page.";
 
+/// The arguments of [`get_session_full()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct GetSessionFullArgs {
     /// Session id, whole or a unique prefix of at least 8 characters.
     pub session_id: String,
@@ -64,7 +67,7 @@ pub struct TranscriptEvent {
 
 /// Where a page starts: an event, and a byte offset in its text.
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
-struct Position {
+struct TranscriptPosition {
     event: usize,
     byte: usize,
 }
@@ -89,7 +92,7 @@ fn part(e: &Event, text: &str, from: usize, continues: bool) -> TranscriptEvent 
 
 /// Cuts `events` into one page from `pos`: the parts that fit `budget` bytes, and where the
 /// next page starts.
-fn page(events: &[Event], mut pos: Position, budget: usize) -> (Vec<TranscriptEvent>, Option<Position>) {
+fn page(events: &[Event], mut pos: TranscriptPosition, budget: usize) -> (Vec<TranscriptEvent>, Option<TranscriptPosition>) {
     let mut items = Vec::new();
     let mut used = 2;
     while let Some(e) = events.get(pos.event) {
@@ -99,11 +102,11 @@ fn page(events: &[Event], mut pos: Position, budget: usize) -> (Vec<TranscriptEv
             None => {
                 used += header + json_len(&e.text[pos.byte..]) - 2;
                 items.push(part(e, &e.text[pos.byte..], pos.byte, false));
-                pos = Position { event: pos.event + 1, byte: 0 };
+                pos = TranscriptPosition { event: pos.event + 1, byte: 0 };
             }
             Some(end) if end > pos.byte && (room >= MIN_PIECE || items.is_empty()) => {
                 items.push(part(e, &e.text[pos.byte..end], pos.byte, true));
-                return (items, Some(Position { event: pos.event, byte: end }));
+                return (items, Some(TranscriptPosition { event: pos.event, byte: end }));
             }
             Some(_) => return (items, Some(pos)),
         }
@@ -116,7 +119,7 @@ fn page(events: &[Event], mut pos: Position, budget: usize) -> (Vec<TranscriptEv
 /// `get_turn_steps` to browse; use this when you need everything verbatim.
 #[mcp_tool(name = "get_session_full", family = "trace", size_hint = "100KB", read_only)]
 pub async fn get_session_full(store: &TraceStore, ctx: &ToolContext, args: GetSessionFullArgs) -> ToolResult<Page<TranscriptEvent>> {
-    let pos: Position = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or_default();
+    let pos: TranscriptPosition = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or_default();
     let detail = blocking(store, move |store| Ok(store.load_session(&args.session_id)?)).await?;
     let valid = match detail.events.get(pos.event) {
         Some(e) => e.text.is_char_boundary(pos.byte),
@@ -149,7 +152,7 @@ mod tests {
         let tricky = "\"quoted\" \\ back\n日本語🙂\u{1}".repeat(400);
         let events = vec![ev(0, "short"), ev(1, &tricky), ev(2, ""), ev(3, &"x".repeat(5000))];
         let budget = 3000;
-        let mut pos = Position::default();
+        let mut pos = TranscriptPosition::default();
         let mut texts = vec![String::new(); events.len()];
         let mut pages = 0;
         loop {

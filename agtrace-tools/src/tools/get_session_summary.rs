@@ -4,13 +4,17 @@ use mcp_tool_core::prelude::*;
 
 use crate::model::EventKind;
 use crate::store::{SessionDetail, TraceStore};
-use crate::tooling::{Excerpt, Provider, TokenTotals, blocking, json_len, page_budget, timestamp};
+use crate::model::Provider;
+use crate::tools::support::{Excerpt, TokenTotals, blocking, json_len, page_budget, timestamp};
 
 const MAX_SUBAGENTS: usize = 10;
 const MAX_MODELS: usize = 5;
 const MODEL_CHARS: usize = 80;
 
+/// The arguments of [`get_session_summary()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct GetSessionSummaryArgs {
     /// Session id, whole or a unique prefix of at least 8 characters (from `list_sessions`).
     pub session_id: String,
@@ -81,7 +85,7 @@ fn overview(d: &SessionDetail, snippet_chars: usize) -> SessionOverview {
     let last_answer = d.events.iter().rev().find(|e| e.kind == EventKind::Message).map(|e| e.text.as_str());
     SessionOverview {
         session_id: s.id.clone(),
-        provider: s.provider.into(),
+        provider: s.provider,
         project_root: s.project.root.clone(),
         project_hash: s.project.hash.clone(),
         parent_session_id: s.parent_id.clone(),

@@ -2,18 +2,21 @@
 
 use mcp_tool_core::prelude::*;
 
-use crate::assemble::Turn;
+use crate::model::Turn;
 use crate::model::{Event, EventKind};
 use crate::store::TraceStore;
-use crate::tooling::actions::describe_call;
-use crate::tooling::{Excerpt, TokenTotals, blocking, fit_items, page_budget, timestamp};
+use crate::tools::support::actions::describe_call;
+use crate::tools::support::{Excerpt, TokenTotals, blocking, fit_items, page_budget, timestamp};
 
 const SNIPPET_CHARS: usize = 200;
 const ACTION_ARG_CHARS: usize = 60;
 const MAX_ACTIONS: usize = 6;
 const HINT: &str = "Call `get_turn_steps` with a `turn_index` for that turn's reasoning, messages and tool calls.";
 
+/// The arguments of [`get_session_turns()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct GetSessionTurnsArgs {
     /// Session id, whole or a unique prefix of at least 8 characters.
     pub session_id: String,

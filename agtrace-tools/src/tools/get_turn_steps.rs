@@ -5,18 +5,21 @@ use std::collections::HashMap;
 use mcp_tool_core::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::assemble::Step;
+use crate::model::Step;
 use crate::model::{Event, EventKind};
 use crate::store::TraceStore;
-use crate::tooling::errors::codes;
-use crate::tooling::{EventType, Excerpt, TokenTotals, blocking, json_len, page_budget, timestamp};
+use crate::tools::support::errors::codes;
+use crate::tools::support::{EventType, Excerpt, TokenTotals, blocking, json_len, page_budget, timestamp};
 
 /// Characters kept per text field before a step has to shrink to fit a page.
 const FIELD_CHARS: usize = 2000;
 const MIN_FIELD_CHARS: usize = 200;
 const HINT: &str = "Texts marked `truncated` are shortened: `get_event_details` with the `event_index` returns one in full.";
 
+/// The arguments of [`get_turn_steps()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct GetTurnStepsArgs {
     /// Session id, whole or a unique prefix of at least 8 characters.
     pub session_id: String,
@@ -77,7 +80,7 @@ pub struct StepView {
 
 /// Where a page starts: a step of the turn, and an event within it (for a step split over pages).
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
-struct Position {
+struct StepPosition {
     step: usize,
     event: usize,
 }
@@ -111,7 +114,7 @@ fn render(step: &Step, events: &[&Event], from: usize, durations: &HashMap<u32, 
 /// `get_event_details` gives one event in full, `get_session_full` the whole transcript.
 #[mcp_tool(name = "get_turn_steps", family = "trace", size_hint = "50KB", read_only)]
 pub async fn get_turn_steps(store: &TraceStore, ctx: &ToolContext, args: GetTurnStepsArgs) -> ToolResult<Page<StepView>> {
-    let start: Position = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or_default();
+    let start: StepPosition = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or_default();
     let session = args.session_id.clone();
     let detail = blocking(store, move |store| Ok(store.load_session(&session)?)).await?;
     let turn_count = detail.turns.len();
@@ -136,7 +139,7 @@ pub async fn get_turn_steps(store: &TraceStore, ctx: &ToolContext, args: GetTurn
     let budget = page_budget(ctx.size_hint(), HINT);
     let mut page: Vec<StepView> = Vec::new();
     let mut used = 2; // the array's brackets
-    let mut next: Option<Position> = None;
+    let mut next: Option<StepPosition> = None;
     let mut pos = start;
     while pos.step < turn.steps.len() {
         if page.len() >= args.limit as usize {
@@ -162,7 +165,7 @@ pub async fn get_turn_steps(store: &TraceStore, ctx: &ToolContext, args: GetTurn
         if used + size <= budget {
             used += size;
             page.push(view);
-            pos = Position { step: pos.step + 1, event: 0 };
+            pos = StepPosition { step: pos.step + 1, event: 0 };
             continue;
         }
         if !page.is_empty() {
@@ -186,10 +189,10 @@ pub async fn get_turn_steps(store: &TraceStore, ctx: &ToolContext, args: GetTurn
         view.events.truncate(keep);
         let consumed = pos.event + keep;
         if consumed < events.len() {
-            next = Some(Position { step: pos.step, event: consumed });
+            next = Some(StepPosition { step: pos.step, event: consumed });
         } else {
             view.continues_on_next_page = false;
-            next = (pos.step + 1 < turn.steps.len()).then_some(Position { step: pos.step + 1, event: 0 });
+            next = (pos.step + 1 < turn.steps.len()).then_some(StepPosition { step: pos.step + 1, event: 0 });
         }
         page.push(view);
         break;

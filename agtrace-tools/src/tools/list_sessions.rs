@@ -2,13 +2,18 @@
 
 use mcp_tool_core::prelude::*;
 
-use crate::store::{SessionCursor, SessionFilter, SessionSummary, TraceStore};
-use crate::tooling::{Excerpt, Provider, blocking, fit_items, page_budget, parse_time, timestamp};
+use crate::index::{SessionCursor, SessionFilter, SessionSummary};
+use crate::store::TraceStore;
+use crate::model::Provider;
+use crate::tools::support::{Excerpt, blocking, fit_items, page_budget, parse_time, timestamp};
 
 const PROMPT_CHARS: usize = 160;
 const HINT: &str = "Pass a `session_id` to `get_session_summary` for one session, or to `get_session_turns` for its turns.";
 
+/// The arguments of [`list_sessions()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct ListSessionsArgs {
     /// Only sessions of this agent.
     pub provider: Option<Provider>,
@@ -65,7 +70,7 @@ impl From<&SessionSummary> for SessionRow {
     fn from(s: &SessionSummary) -> Self {
         SessionRow {
             session_id: s.id.clone(),
-            provider: s.provider.into(),
+            provider: s.provider,
             project_root: s.project.root.clone(),
             project_hash: s.project.hash.clone(),
             parent_session_id: s.parent_id.clone(),
@@ -88,7 +93,7 @@ impl From<&SessionSummary> for SessionRow {
 pub async fn list_sessions(store: &TraceStore, ctx: &ToolContext, args: ListSessionsArgs) -> ToolResult<Page<SessionRow>> {
     let size_hint = ctx.size_hint();
     let filter = SessionFilter {
-        provider: args.provider.map(Into::into),
+        provider: args.provider,
         project: args.project.filter(|p| !p.trim().is_empty()),
         since: parse_time("since", args.since.as_deref())?,
         until: parse_time("until", args.until.as_deref())?,

@@ -2,13 +2,18 @@
 
 use mcp_tool_core::prelude::*;
 
-use crate::store::{SearchCursor, SearchHit, SearchQuery, TraceStore, fts_query};
-use crate::tooling::text::fold_whitespace;
-use crate::tooling::{EventType, Provider, blocking, fit_items, page_budget, timestamp};
+use crate::index::{SearchCursor, SearchHit, SearchQuery, fts_query};
+use crate::store::TraceStore;
+use crate::tools::support::text::fold_whitespace;
+use crate::model::Provider;
+use crate::tools::support::{EventType, blocking, fit_items, page_budget, timestamp};
 
 const HINT: &str = "Previews are ~300 characters of the event text: `get_event_details` with `session_id` and `event_index` returns it whole.";
 
+/// The arguments of [`search_event_previews()`].
 #[tool_args]
+// Rust docs only: the tool's own description already says what it takes.
+#[schemars(description = "")]
 pub struct SearchEventPreviewsArgs {
     /// Words to look for in event text (case-insensitive); every word must occur.
     pub query: String,
@@ -64,7 +69,7 @@ impl From<&SearchHit> for EventPreview {
         let window_chars = h.preview.chars().count();
         EventPreview {
             session_id: h.session_id.clone(),
-            provider: h.provider.into(),
+            provider: h.provider,
             event_index: h.event_index,
             turn_index: h.turn_index,
             step_index: h.step_index,
@@ -92,7 +97,7 @@ pub async fn search_event_previews(store: &TraceStore, ctx: &ToolContext, args: 
     let after: Option<SearchCursor> = args.cursor.as_ref().map(Cursor::position).transpose()?;
     let mut query = SearchQuery {
         text: args.query,
-        provider: args.provider.map(Into::into),
+        provider: args.provider,
         kind: args.event_type.map(Into::into),
         session: args.session_id.filter(|s| !s.is_empty()),
         after,

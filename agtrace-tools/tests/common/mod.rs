@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use agtrace_tools::{Config, TraceStore};
+use agtrace_tools::config::Config;
+use agtrace_tools::store::TraceStore;
 
 pub fn samples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples")

@@ -1,7 +1,11 @@
 //! Helpers for the tool tests: a served store over the samples, and page walking.
 #![allow(dead_code)]
 
-use agtrace_tools::TraceStore;
+use std::collections::BTreeSet;
+
+use agtrace_tools::config::Config;
+use agtrace_tools::store::TraceStore;
+use mcp_tool_core::ToolServer;
 use mcp_tool_core::testing::{Answer, TestClient};
 use serde_json::{Value, json};
 
@@ -17,6 +21,7 @@ pub const SAMPLE_ROOT: &str = "/Users/test_user/agent-sample";
 pub struct Served {
     pub _tmp: tempfile::TempDir,
     pub store: TraceStore,
+    pub server: ToolServer,
     pub client: TestClient,
 }
 
@@ -29,8 +34,46 @@ pub async fn samples() -> Served {
     Served {
         _tmp: tmp,
         store,
+        server,
         client,
     }
+}
+
+/// The tools `server` serves, in `tools/list` order. Tests take the expected tool set from the
+/// server's own definitions instead of listing it, so that adding a tool is adding one file.
+pub fn tool_names(server: &ToolServer) -> Vec<&'static str> {
+    server.definitions().map(|d| d.name).collect()
+}
+
+/// [`tool_names`] of a trace server over an empty tree, for tests that run the binary.
+pub fn served_tool_names() -> Vec<&'static str> {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = Config::for_tree(&tmp.path().join("logs"), &tmp.path().join("data"));
+    let server = agtrace_tools::server::build(TraceStore::open(config).unwrap()).unwrap();
+    tool_names(&server)
+}
+
+/// Panics, naming every difference, unless the rows of a test's per-tool `table` name exactly
+/// the tools in `expected`: a new tool without a row fails here, not silently untested.
+pub fn assert_rows_cover<'a>(
+    table: &str,
+    rows: impl IntoIterator<Item = &'a str>,
+    expected: impl IntoIterator<Item = &'a str>,
+) {
+    let rows: Vec<&str> = rows.into_iter().collect();
+    let unique: BTreeSet<&str> = rows.iter().copied().collect();
+    assert_eq!(
+        unique.len(),
+        rows.len(),
+        "{table}: a tool has two rows: {rows:?}"
+    );
+    let expected: BTreeSet<&str> = expected.into_iter().collect();
+    let missing: Vec<_> = expected.difference(&unique).collect();
+    let unknown: Vec<_> = unique.difference(&expected).collect();
+    assert!(
+        missing.is_empty() && unknown.is_empty(),
+        "{table}: tools without a row: {missing:?}; rows for tools not served: {unknown:?}"
+    );
 }
 
 /// Calls `tool` page after page until the last, checking every page's pagination facts and

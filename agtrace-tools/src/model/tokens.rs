@@ -24,6 +24,7 @@ pub struct TokenUsage {
 }
 
 impl TokenUsage {
+    /// Usage from the counts a provider reports; `total` is `input + output`.
     pub fn new(
         input: u64,
         cached_input: u64,
@@ -41,6 +42,7 @@ impl TokenUsage {
         }
     }
 
+    /// Adds `o` to these counts.
     pub fn add(&mut self, o: &TokenUsage) {
         self.input = self.input.saturating_add(o.input);
         self.cached_input = self.cached_input.saturating_add(o.cached_input);
@@ -52,6 +54,7 @@ impl TokenUsage {
         self.total = self.total.saturating_add(o.total);
     }
 
+    /// Whether every count is zero.
     pub fn is_zero(&self) -> bool {
         *self == TokenUsage::default()
     }
@@ -68,6 +71,7 @@ pub struct TokenAccumulator {
 }
 
 impl TokenAccumulator {
+    /// Counts `usage` once per model message: streamed lines repeating a `message_id` count once.
     pub fn push(&mut self, usage: &TokenUsage, message_id: Option<&str>) {
         match message_id {
             Some(id) if self.open_message.as_deref() == Some(id) => self.open = *usage,
@@ -89,6 +93,7 @@ impl TokenAccumulator {
         self.open_message = None;
     }
 
+    /// The usage counted so far.
     pub fn total(&self) -> TokenUsage {
         let mut t = self.closed;
         t.add(&self.open);

@@ -10,8 +10,9 @@ mod gen_corpus;
 mod index;
 mod serve;
 
-use crate::index::IndexStats;
-use crate::{Config, TraceStore};
+use agtrace_tools::config::Config;
+use agtrace_tools::index::IndexStats;
+use agtrace_tools::store::TraceStore;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -140,7 +141,7 @@ pub async fn refresh(store: &TraceStore) -> Result<IndexStats, Failure> {
     Ok(stats)
 }
 
-pub fn main() -> ExitCode {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging();
     let runtime = match tokio::runtime::Builder::new_multi_thread()

@@ -14,7 +14,8 @@ pub fn json_len<T: Serialize + ?Sized>(value: &T) -> usize {
 /// Bytes available to a page's `data` array for a tool whose size hint is `size_hint`.
 pub fn page_budget(size_hint: usize, hint: &str) -> usize {
     // A hint is sent as a JSON string: escaping can grow it, measure it as sent.
-    size_hint.saturating_sub(ENVELOPE_RESERVE + crate::tooling::text::json_str_len(hint) + 10)
+    size_hint
+        .saturating_sub(ENVELOPE_RESERVE + crate::tools::support::text::json_str_len(hint) + 10)
 }
 
 /// How many of `items`, from the first, fit in `budget` bytes as a JSON array. At least one

@@ -11,11 +11,17 @@ use crate::store::TraceStore;
 /// Tool error codes of the trace tools (besides the framework's `invalid_parameter`,
 /// `invalid_cursor`, `internal`).
 pub mod codes {
+    /// No session has the id or prefix given.
     pub const SESSION_NOT_FOUND: &str = "session_not_found";
+    /// A session prefix matches several sessions.
     pub const AMBIGUOUS_SESSION_PREFIX: &str = "ambiguous_session_prefix";
+    /// The session has no turn at the index given.
     pub const TURN_NOT_FOUND: &str = "turn_not_found";
+    /// The session has no event at the index given.
     pub const EVENT_NOT_FOUND: &str = "event_not_found";
+    /// The log file of the session was moved or deleted since it was indexed.
     pub const LOG_FILE_GONE: &str = "log_file_gone";
+    /// The log file is being written; retry in a moment.
     pub const LOG_INCOMPLETE: &str = "log_incomplete";
 }
 
@@ -66,7 +72,11 @@ pub fn tool_error(e: Error) -> ToolError {
         .retryable(true),
         // A busy or locked index is transient; other database errors are not, but a retry is harmless.
         Error::Db(e) => ToolError::internal(format!("index database error: {e}")).retryable(true),
-        e @ (Error::Io { .. } | Error::Config(_) | Error::Corrupt(_)) => ToolError::internal(e.to_string()),
+        // A corrupt index stays corrupt until it is rebuilt: not retryable.
+        e @ (Error::Io { .. }
+        | Error::Config(_)
+        | Error::Corrupt(_)
+        | Error::CorruptIndex { .. }) => ToolError::internal(e.to_string()),
     }
 }
 

@@ -11,7 +11,7 @@ pub struct ToolsArgs {
 }
 
 pub async fn run(roots: &Roots, args: ToolsArgs) -> Result<(), Failure> {
-    let server = crate::server::build(open_store(roots.config())?)?;
+    let server = agtrace_tools::server::build(open_store(roots.config())?)?;
     let tools: Vec<&Tool> = server.tools().collect();
     if args.json {
         println!(

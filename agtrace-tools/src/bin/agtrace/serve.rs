@@ -1,7 +1,7 @@
 //! `agtrace serve`: index what changed, then serve over stdio or streamable HTTP.
 
 use super::{Failure, Roots, open_store, refresh};
-use crate::TraceStore;
+use agtrace_tools::store::TraceStore;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -18,7 +18,7 @@ pub struct ServeArgs {
 pub async fn run(roots: &Roots, args: ServeArgs) -> Result<(), Failure> {
     let store = open_store(roots.config())?;
     refresh(&store).await?;
-    let server = crate::server::build(store.clone())?;
+    let server = agtrace_tools::server::build(store.clone())?;
     if args.refresh_secs > 0 {
         tokio::spawn(keep_fresh(store, Duration::from_secs(args.refresh_secs)));
     }

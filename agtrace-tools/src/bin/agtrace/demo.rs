@@ -5,7 +5,8 @@
 //! removed afterwards; the samples are only read.
 
 use super::Failure;
-use crate::{Config, TraceStore};
+use agtrace_tools::config::Config;
+use agtrace_tools::store::TraceStore;
 use mcp_tool_core::testing::{Answer, TestClient};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -33,7 +34,7 @@ pub async fn run() -> Result<(), Failure> {
         stats.files_seen, stats.events_added, stats.elapsed_ms
     );
 
-    let server = crate::server::build(store)?;
+    let server = agtrace_tools::server::build(store)?;
     let client = TestClient::in_process(&server).await;
     let tools = client.list_tools().await;
     println!("== initialize, tools/list: {} tools", tools.len());

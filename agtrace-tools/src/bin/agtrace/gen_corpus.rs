@@ -1,7 +1,7 @@
 //! `agtrace gen-corpus`: a deterministic synthetic log tree.
 
 use super::Failure;
-use crate::corpus::{CorpusSpec, generate};
+use agtrace_tools::corpus::{CorpusSpec, generate};
 use std::path::PathBuf;
 
 #[derive(clap::Args)]

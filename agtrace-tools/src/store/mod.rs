@@ -10,43 +10,22 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use rusqlite::Connection;
-use serde::{Deserialize, Serialize};
 
-use crate::assemble::{Turn, assemble};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::index::query::{self, EventRow};
-use crate::index::{ingest, schema};
-use crate::model::{Event, Provider, ts_from_ms};
-use crate::providers::{self, FileHint, ParseState};
-use crate::session_cache::{FileStamp, SessionCache};
-use crate::tokens::{TokenAccumulator, TokenUsage};
-
-pub use crate::index::query::{
-    MIN_PREFIX, PREVIEW_CHARS, ProjectInfo, ProjectRef, ProviderCounts, SearchCursor, SearchHit,
-    SearchPage, SearchQuery, SessionCursor, SessionFilter, SessionPage, SessionSummary, fts_query,
-    preview, project_key,
+use crate::index::{
+    IndexStats, Progress, ProjectInfo, SearchPage, SearchQuery, SessionCursor, SessionFilter,
+    SessionPage, SessionSummary, ingest, schema,
 };
-pub use crate::index::{IndexStats, Progress};
+use crate::model::{Event, Provider, TokenAccumulator, assemble, ts_from_ms};
+use crate::providers::{self, FileHint, ParseState};
+use cache::{FileStamp, SessionCache};
 
-/// A session loaded in full: every event with its raw record, assembled into turns and steps.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SessionDetail {
-    pub summary: SessionSummary,
-    pub events: Vec<Event>,
-    pub turns: Vec<Turn>,
-    pub tokens: TokenUsage,
-    /// Sub-agent sessions this one spawned.
-    pub children: Vec<String>,
-}
+mod cache;
+mod detail;
 
-/// One event, untruncated, with its raw record.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct EventDetail {
-    pub session_id: String,
-    pub provider: Provider,
-    pub event: Event,
-}
+pub use detail::{EventDetail, SessionDetail};
 
 struct Inner {
     config: Config,
@@ -92,6 +71,7 @@ impl TraceStore {
         Self::open(Config::from_env())
     }
 
+    /// Where the logs and the index are.
     pub fn config(&self) -> &Config {
         &self.inner.config
     }
@@ -147,7 +127,7 @@ impl TraceStore {
         self.with_conn(|c| query::list_sessions(c, filter, after, limit))
     }
 
-    /// Whole id, or a unique prefix of at least [`MIN_PREFIX`] characters.
+    /// Whole id, or a unique prefix of at least [`MIN_PREFIX`](crate::index::MIN_PREFIX) characters.
     pub fn resolve_session(&self, id_or_prefix: &str) -> Result<String> {
         self.with_conn(|c| query::resolve(c, id_or_prefix))
     }
@@ -163,7 +143,7 @@ impl TraceStore {
     }
 
     /// One session in full, parsed from its log file (id or unique prefix). Parses are kept
-    /// (see [`crate::session_cache`]), so calls on the same unchanged session parse it once.
+    /// (in a cache bounded by [`Config::session_cache_bytes`]), so calls on the same unchanged session parse it once.
     pub fn load_session(&self, id_or_prefix: &str) -> Result<Arc<SessionDetail>> {
         let (summary, children) = self.with_conn(|c| {
             let id = query::resolve(c, id_or_prefix)?;

@@ -10,23 +10,19 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use crate::store::SessionDetail;
+use super::detail::SessionDetail;
 
-/// Log bytes kept parsed at most, unless configured ([`crate::Config::session_cache_bytes`]).
-/// Parsed events with their raw records take a few times the size of their file, so this
-/// bounds the cache to a few hundred MB of memory.
-pub const DEFAULT_BUDGET_BYTES: u64 = 128 << 20;
 const MAX_ENTRIES: usize = 32;
 
 /// What a log file looked like when it was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FileStamp {
+pub(crate) struct FileStamp {
     len: u64,
     modified: Option<SystemTime>,
 }
 
 impl FileStamp {
-    pub fn of(path: &Path) -> std::io::Result<Self> {
+    pub(crate) fn of(path: &Path) -> std::io::Result<Self> {
         let meta = std::fs::metadata(path)?;
         Ok(FileStamp {
             len: meta.len(),
@@ -53,14 +49,16 @@ impl Entries {
     }
 }
 
-pub struct SessionCache {
+/// Parsed sessions, least recently used evicted first, bounded by the log bytes they were
+/// parsed from.
+pub(crate) struct SessionCache {
     entries: Mutex<Entries>,
     budget: u64,
 }
 
 impl SessionCache {
     /// A cache of at most `budget` log bytes; 0 keeps nothing.
-    pub fn new(budget: u64) -> Self {
+    pub(crate) fn new(budget: u64) -> Self {
         SessionCache {
             entries: Mutex::default(),
             budget,
@@ -69,7 +67,7 @@ impl SessionCache {
 
     /// The parsed session, if it was parsed from the file as it is now and `fresh` (what the
     /// index says of it now) matches what it was parsed with.
-    pub fn get(
+    pub(crate) fn get(
         &self,
         stamp: FileStamp,
         fresh: impl Fn(&SessionDetail) -> bool,
@@ -87,7 +85,7 @@ impl SessionCache {
 
     /// Keeps a parsed session, replacing an older parse of the same session and evicting the
     /// least recently used ones beyond the budget. A session larger than the budget is not kept.
-    pub fn put(&self, stamp: FileStamp, detail: Arc<SessionDetail>) {
+    pub(crate) fn put(&self, stamp: FileStamp, detail: Arc<SessionDetail>) {
         if stamp.len > self.budget {
             return;
         }
@@ -113,7 +111,7 @@ impl SessionCache {
     }
 
     /// Number of sessions kept and the log bytes they were parsed from.
-    pub fn usage(&self) -> (usize, u64) {
+    pub(crate) fn usage(&self) -> (usize, u64) {
         self.entries
             .lock()
             .map(|e| (e.list.len(), e.bytes()))
@@ -124,7 +122,7 @@ impl SessionCache {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::index::query::{ProjectRef, SessionSummary};
+    use crate::index::{ProjectRef, SessionSummary};
     use crate::model::Provider;
 
     fn detail(id: &str) -> Arc<SessionDetail> {

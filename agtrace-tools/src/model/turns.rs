@@ -13,8 +13,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Event, EventKind};
-use crate::tokens::{TokenAccumulator, TokenUsage};
+use super::{Event, EventKind, TokenAccumulator, TokenUsage};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Positioner {
@@ -81,24 +80,38 @@ impl Positioner {
 /// A tool call and its result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCallSummary {
+    /// Id pairing the call with its result.
     pub call_id: Option<String>,
+    /// Name of the tool called.
     pub name: Option<String>,
+    /// Index of the call event.
     pub call_event: u32,
+    /// Index of the result event, if the result was logged.
     pub result_event: Option<u32>,
+    /// Whether the result reports a failure.
     pub is_error: bool,
+    /// Time from call to result.
     pub duration_ms: Option<i64>,
 }
 
 /// One model generation with its tool calls and their results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Step {
+    /// Position of the step in its turn.
     pub index: u32,
+    /// Indexes of the events of the step.
     pub events: Vec<u32>,
+    /// First event time.
     pub start: Option<DateTime<Utc>>,
+    /// Last event time.
     pub end: Option<DateTime<Utc>>,
+    /// `end - start`.
     pub duration_ms: Option<i64>,
+    /// The model that generated the step.
     pub model: Option<String>,
+    /// The tool calls of the step, with their results.
     pub tool_calls: Vec<ToolCallSummary>,
+    /// Tokens of the model requests of the step.
     pub tokens: TokenUsage,
     /// A tool call of this step failed.
     pub failed: bool,
@@ -107,19 +120,28 @@ pub struct Step {
 /// A person's prompt and everything that follows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Turn {
+    /// Position of the turn in its session.
     pub index: u32,
     /// Event index of the prompt (`None` for a session that has no prompt, e.g. a sub-agent
     /// that only reports).
     pub prompt_event: Option<u32>,
+    /// The person's prompt (`None` for events before the first prompt).
     pub prompt: Option<String>,
     /// All events of the turn, in order (including those outside any step).
     pub events: Vec<u32>,
+    /// The model generations of the turn.
     pub steps: Vec<Step>,
+    /// First event time.
     pub start: Option<DateTime<Utc>>,
+    /// Last event time.
     pub end: Option<DateTime<Utc>>,
+    /// `end - start`.
     pub duration_ms: Option<i64>,
+    /// Tokens of the model requests of the turn.
     pub tokens: TokenUsage,
+    /// Tool calls in the turn.
     pub tool_calls: u32,
+    /// Tool calls in the turn whose results report a failure.
     pub failed_tool_calls: u32,
 }
 

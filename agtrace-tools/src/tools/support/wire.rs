@@ -1,44 +1,13 @@
 //! Closed domains as they appear on the wire, and their conversion to the data layer.
 //!
-//! The data layer's `Provider` and `EventKind` carry no docs per value; these do, so the JSON
-//! Schema lists every allowed value with a description the model can read.
+//! The data layer's `EventKind` carries no docs per value; `EventType` does, so the JSON Schema
+//! lists every allowed value with a description the model can read. (`Provider` needs no wire
+//! twin: [`crate::model::Provider`] is itself a `#[tool_args]` enum.)
 
 use mcp_tool_core::prelude::*;
 
 use crate::model;
-use crate::tokens::TokenUsage;
-
-/// The agent whose logs a session comes from.
-#[tool_args]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Provider {
-    /// Claude Code (`~/.claude/projects`).
-    ClaudeCode,
-    /// OpenAI Codex CLI (`~/.codex/sessions`).
-    Codex,
-    /// Google Gemini CLI (`~/.gemini/tmp`).
-    Gemini,
-}
-
-impl From<Provider> for model::Provider {
-    fn from(p: Provider) -> Self {
-        match p {
-            Provider::ClaudeCode => model::Provider::ClaudeCode,
-            Provider::Codex => model::Provider::Codex,
-            Provider::Gemini => model::Provider::Gemini,
-        }
-    }
-}
-
-impl From<model::Provider> for Provider {
-    fn from(p: model::Provider) -> Self {
-        match p {
-            model::Provider::ClaudeCode => Provider::ClaudeCode,
-            model::Provider::Codex => Provider::Codex,
-            model::Provider::Gemini => Provider::Gemini,
-        }
-    }
-}
+use crate::model::TokenUsage;
 
 /// What a normalized event is.
 #[tool_args]

@@ -20,7 +20,7 @@ pub async fn run(roots: &Roots, args: CallArgs) -> Result<(), Failure> {
     })?;
     let store = open_store(roots.config())?;
     refresh(&store).await?;
-    let server = crate::server::build(store)?;
+    let server = agtrace_tools::server::build(store)?;
     let envelope = server
         .call(&args.tool, arguments)
         .await

@@ -1,64 +1,12 @@
-//! The normalized vocabulary every provider is translated into.
+//! Normalized events: what every provider's log records are translated into.
 
 use std::fmt;
 use std::str::FromStr;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
-use crate::tokens::TokenUsage;
-
-/// The agent whose logs a session comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Provider {
-    ClaudeCode,
-    Codex,
-    Gemini,
-}
-
-impl Provider {
-    pub const ALL: [Provider; 3] = [Provider::ClaudeCode, Provider::Codex, Provider::Gemini];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Provider::ClaudeCode => "claude_code",
-            Provider::Codex => "codex",
-            Provider::Gemini => "gemini",
-        }
-    }
-
-    pub(crate) fn code(self) -> i64 {
-        match self {
-            Provider::ClaudeCode => 0,
-            Provider::Codex => 1,
-            Provider::Gemini => 2,
-        }
-    }
-
-    pub(crate) fn from_code(code: i64) -> Option<Self> {
-        Self::ALL.get(usize::try_from(code).ok()?).copied()
-    }
-}
-
-impl fmt::Display for Provider {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Provider {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|p| p.as_str() == s)
-            .ok_or_else(|| {
-                format!("unknown provider '{s}' (expected claude_code, codex or gemini)")
-            })
-    }
-}
+use super::TokenUsage;
 
 /// What a normalized event is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -70,7 +18,9 @@ pub enum EventKind {
     Message,
     /// The model's visible reasoning (thinking blocks, reasoning summaries, thoughts).
     Reasoning,
+    /// A tool call made by the model; its text is the call's arguments.
     ToolCall,
+    /// The output returned for a tool call.
     ToolResult,
     /// Token usage reported for one model request.
     TokenUsage,
@@ -79,6 +29,7 @@ pub enum EventKind {
 }
 
 impl EventKind {
+    /// Every kind, in the order of their codes in the index.
     pub const ALL: [EventKind; 7] = [
         EventKind::User,
         EventKind::Message,
@@ -97,6 +48,7 @@ impl EventKind {
         )
     }
 
+    /// The snake_case name, as serialized.
     pub fn as_str(self) -> &'static str {
         match self {
             EventKind::User => "user",
@@ -145,7 +97,9 @@ impl FromStr for EventKind {
 /// Where an event's raw record sits in its log file (JSONL only: a byte range of one line).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SourceSpan {
+    /// Byte offset of the line in the file.
     pub offset: u64,
+    /// Length of the line in bytes.
     pub len: u32,
 }
 
@@ -154,21 +108,30 @@ pub struct SourceSpan {
 pub struct Event {
     /// Position in the session's event list; stable while the file only grows.
     pub index: u32,
+    /// When the record was written, if the log says.
     pub timestamp: Option<DateTime<Utc>>,
+    /// What the event is.
     pub kind: EventKind,
+    /// The event's text: prompt, message, reasoning, tool arguments or tool output.
     pub text: String,
+    /// Name of the tool, for tool calls and their results.
     pub tool_name: Option<String>,
+    /// Id pairing a tool call with its result.
     pub call_id: Option<String>,
+    /// Whether a tool result reports a failure.
     pub is_error: bool,
     /// Usage of the model request, for `token_usage` events.
     pub tokens: Option<TokenUsage>,
     /// Provider id of the model message this event belongs to (Claude `message.id`,
     /// Gemini message `id`): streamed lines of one message share it.
     pub message_id: Option<String>,
+    /// The model that produced the event, where the log names it.
     pub model: Option<String>,
-    /// Turn and step the event belongs to (see `assemble`).
+    /// Turn and step the event belongs to (see [`assemble`](super::assemble)).
     pub turn: u32,
+    /// Step within the turn; `None` for events outside any step (prompts, notifications).
     pub step: Option<u32>,
+    /// Where the raw record is in the log file (JSONL only).
     pub source: Option<SourceSpan>,
     /// The provider record the event was made from (`Null` when not loaded).
     pub raw: serde_json::Value,
@@ -193,17 +156,6 @@ impl Event {
             raw: serde_json::Value::Null,
         }
     }
-}
-
-/// Lower-case hex sha256 of a project root path, as Gemini names its project directories,
-/// so that the three providers agree on a project's identity.
-pub fn project_hash(root: &str) -> String {
-    let digest = Sha256::digest(root.as_bytes());
-    let mut out = String::with_capacity(64);
-    for b in digest {
-        out.push_str(&format!("{b:02x}"));
-    }
-    out
 }
 
 pub(crate) fn parse_ts(s: &str) -> Option<DateTime<Utc>> {
