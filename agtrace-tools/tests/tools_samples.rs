@@ -10,6 +10,8 @@ async fn the_server_has_one_tool_per_file_without_design_warnings() {
     let s = samples().await;
     let server = agtrace_tools::server::build(s.store.clone()).unwrap();
     assert_eq!(server.lint_warnings(), &[]);
+    // A tool whose `family` is mistyped would be left out of the server without a word.
+    assert_eq!(server.unserved_tools(), &[]);
     let mut defs: Vec<_> = server
         .definitions()
         .map(|d| (d.name, d.family, d.read_only))

@@ -39,45 +39,25 @@ pub fn silent_wav(samples: u32) -> Vec<u8> {
 }
 
 /// Return a fixed sentence as plain text content.
-#[mcp_tool(
-    name = "test_simple_text",
-    family = "conformance",
-    size_hint = "1KB",
-    read_only
-)]
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only)]
 pub async fn test_simple_text() -> ToolResult<Content> {
     Ok(Content::new().text("This is a simple text response for testing."))
 }
 
 /// Return a 1x1 red PNG as image content.
-#[mcp_tool(
-    name = "test_image_content",
-    family = "conformance",
-    size_hint = "1KB",
-    read_only
-)]
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only)]
 pub async fn test_image_content() -> ToolResult<Content> {
     Ok(Content::new().image(RED_PIXEL_PNG, "image/png"))
 }
 
 /// Return a short silent WAV clip as audio content.
-#[mcp_tool(
-    name = "test_audio_content",
-    family = "conformance",
-    size_hint = "2KB",
-    read_only
-)]
+#[mcp_tool(family = "conformance", size_hint = "2KB", read_only)]
 pub async fn test_audio_content() -> ToolResult<Content> {
     Ok(Content::new().audio_bytes(&silent_wav(80), "audio/wav"))
 }
 
 /// Return a text document embedded as a resource.
-#[mcp_tool(
-    name = "test_embedded_resource",
-    family = "conformance",
-    size_hint = "1KB",
-    read_only
-)]
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only)]
 pub async fn test_embedded_resource() -> ToolResult<Content> {
     Ok(Content::new().embedded_text(
         "test://embedded-resource",
@@ -88,12 +68,7 @@ pub async fn test_embedded_resource() -> ToolResult<Content> {
 
 /// Return text, an image and an embedded JSON resource in one answer, annotated for audience
 /// and priority.
-#[mcp_tool(
-    name = "test_multiple_content_types",
-    family = "conformance",
-    size_hint = "2KB",
-    read_only
-)]
+#[mcp_tool(family = "conformance", size_hint = "2KB", read_only)]
 pub async fn test_multiple_content_types() -> ToolResult<Content> {
     Ok(Content::new()
         .text("Multiple content types test:")
@@ -110,12 +85,7 @@ pub async fn test_multiple_content_types() -> ToolResult<Content> {
 }
 
 /// Send three info log messages about 50 ms apart, then confirm in text.
-#[mcp_tool(
-    name = "test_tool_with_logging",
-    family = "conformance",
-    size_hint = "1KB",
-    read_only
-)]
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only)]
 pub async fn test_tool_with_logging(ctx: &ToolContext) -> ToolResult<Content> {
     ctx.info("Tool execution started").await;
     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -127,12 +97,7 @@ pub async fn test_tool_with_logging(ctx: &ToolContext) -> ToolResult<Content> {
 
 /// Report progress 0, 50 and 100 of 100 about 50 ms apart (when the caller sent a progress
 /// token), then confirm in text.
-#[mcp_tool(
-    name = "test_tool_with_progress",
-    family = "conformance",
-    size_hint = "1KB",
-    read_only
-)]
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only)]
 pub async fn test_tool_with_progress(ctx: &ToolContext) -> ToolResult<Content> {
     for (i, step) in [0.0, 50.0, 100.0].into_iter().enumerate() {
         if i > 0 {
@@ -144,12 +109,7 @@ pub async fn test_tool_with_progress(ctx: &ToolContext) -> ToolResult<Content> {
 }
 
 /// Always fail with a tool error, to test how clients show one.
-#[mcp_tool(
-    name = "test_error_handling",
-    family = "conformance",
-    size_hint = "1KB",
-    read_only
-)]
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only)]
 pub async fn test_error_handling() -> ToolResult<Content> {
     Err(ToolError::new(
         "intentional_error",
@@ -165,13 +125,7 @@ pub struct SamplingArgs {
 }
 
 /// Ask the client's model to answer `prompt` (sampling) and return its answer as text.
-#[mcp_tool(
-    name = "test_sampling",
-    family = "conformance",
-    size_hint = "4KB",
-    read_only,
-    open_world
-)]
+#[mcp_tool(family = "conformance", size_hint = "4KB", read_only, open_world)]
 pub async fn test_sampling(ctx: &ToolContext, args: SamplingArgs) -> ToolResult<Content> {
     let answer = ctx
         .sample(SamplingRequest::user(args.prompt).max_tokens(100))
@@ -196,13 +150,7 @@ pub struct UserInfo {
 }
 
 /// Ask the user for a username and an email (elicitation) and return what they did.
-#[mcp_tool(
-    name = "test_elicitation",
-    family = "conformance",
-    size_hint = "2KB",
-    read_only,
-    open_world
-)]
+#[mcp_tool(family = "conformance", size_hint = "2KB", read_only, open_world)]
 pub async fn test_elicitation(ctx: &ToolContext, args: ElicitationArgs) -> ToolResult<Content> {
     let answer = ctx.elicit::<UserInfo>(args.message).await?;
     let action = answer.action();
@@ -249,13 +197,7 @@ pub struct ProfileForm {
 }
 
 /// Ask the user for a profile whose fields all have defaults (SEP-1034) and return the answer.
-#[mcp_tool(
-    name = "test_elicitation_sep1034_defaults",
-    family = "conformance",
-    size_hint = "2KB",
-    read_only,
-    open_world
-)]
+#[mcp_tool(family = "conformance", size_hint = "2KB", read_only, open_world)]
 pub async fn test_elicitation_sep1034_defaults(ctx: &ToolContext) -> ToolResult<Content> {
     let answer = ctx
         .elicit::<ProfileForm>("Please review and update the form fields with defaults")
@@ -277,13 +219,7 @@ pub async fn test_elicitation_sep1034_defaults(ctx: &ToolContext) -> ToolResult<
 
 /// Ask the user to pick from the five kinds of choice lists of SEP-1330 (untitled and titled
 /// single select, legacy `enumNames`, untitled and titled multi-select) and return the answer.
-#[mcp_tool(
-    name = "test_elicitation_sep1330_enums",
-    family = "conformance",
-    size_hint = "2KB",
-    read_only,
-    open_world
-)]
+#[mcp_tool(family = "conformance", size_hint = "2KB", read_only, open_world)]
 pub async fn test_elicitation_sep1330_enums(ctx: &ToolContext) -> ToolResult<Content> {
     // Legacy `enumNames` cannot come from a Rust type, so this form is written as a schema.
     let schema = json!({
@@ -360,7 +296,6 @@ pub struct SchemaFeaturesArgs {
 /// Echo a name and address, to show that JSON Schema 2020-12 input schemas (`$schema`,
 /// `$defs`, `$ref`, `additionalProperties`) reach the client intact.
 #[mcp_tool(
-    name = "json_schema_2020_12_tool",
     family = "conformance",
     size_hint = "1KB",
     read_only,

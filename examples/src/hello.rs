@@ -82,7 +82,7 @@ pub struct ListTasksArgs {
 
 /// List the tasks on the board, oldest first, optionally only those with one status.
 /// Use `get_task` for one task by id.
-#[mcp_tool(name = "list_tasks", family = "board", size_hint = "4KB", read_only)]
+#[mcp_tool(family = "board", size_hint = "4KB", read_only)]
 pub async fn list_tasks(board: &Board, args: ListTasksArgs) -> ToolResult<Page<Task>> {
     let offset: usize = match &args.cursor {
         Some(c) => c.position()?,
@@ -108,7 +108,7 @@ pub struct GetTaskArgs {
 }
 
 /// Get one task by its id.
-#[mcp_tool(name = "get_task", family = "board", size_hint = "1KB", read_only)]
+#[mcp_tool(family = "board", size_hint = "1KB", read_only)]
 pub async fn get_task(board: &Board, args: GetTaskArgs) -> ToolResult<Task> {
     let tasks = board.tasks.lock().expect("board lock");
     tasks
@@ -139,7 +139,7 @@ pub struct AddTaskArgs {
 }
 
 /// Add a task to the board and return it with its new id.
-#[mcp_tool(name = "add_task", family = "board", size_hint = "1KB")]
+#[mcp_tool(family = "board", size_hint = "1KB")]
 pub async fn add_task(board: &Board, args: AddTaskArgs) -> ToolResult<Task> {
     let title = args.title.trim();
     if title.is_empty() {
@@ -170,13 +170,7 @@ pub struct ArchiveReport {
 }
 
 /// Move every `done` task off the board into the archive, reporting progress as it goes.
-#[mcp_tool(
-    name = "archive_done_tasks",
-    family = "board",
-    size_hint = "1KB",
-    destructive,
-    idempotent
-)]
+#[mcp_tool(family = "board", size_hint = "1KB", destructive, idempotent)]
 pub async fn archive_done_tasks(board: &Board, ctx: &ToolContext) -> ToolResult<ArchiveReport> {
     let done: Vec<Task> = {
         let mut tasks = board.tasks.lock().expect("board lock");

@@ -118,6 +118,7 @@ fn server() -> ToolServer {
         .state(Counter(Default::default()))
         .state(Stopped(Default::default()))
         .families(["runtime", "other"])
+        .exclude_families(["duplicates"])
         .timeout(Duration::from_millis(300))
         .build()
         .unwrap()

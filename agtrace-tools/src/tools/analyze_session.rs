@@ -376,7 +376,7 @@ fn analyze(d: &SessionDetail, cap: usize, chars: usize) -> SessionAnalysis {
 /// Analyze one session for problems: failed tool calls with their errors, loops (the same call
 /// or tool sequence repeating), slow tools and sharp context growth, each with its turn and a
 /// severity, plus a one-line verdict. Follow up with `get_turn_steps` on the turns it names.
-#[mcp_tool(name = "analyze_session", family = "trace", size_hint = "10KB", read_only)]
+#[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn analyze_session(store: &TraceStore, ctx: &ToolContext, args: AnalyzeSessionArgs) -> ToolResult<SessionAnalysis> {
     let detail = blocking(store, move |store| Ok(store.load_session(&args.session_id)?)).await?;
     const HINT: &str = "`get_turn_steps` with a finding's `turn_index` shows what happened in that turn; `get_event_details` shows one event in full.";

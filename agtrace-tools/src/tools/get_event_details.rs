@@ -85,7 +85,7 @@ fn part(d: &EventDetail, from: usize, to: usize) -> EventPart {
 /// Get one event in full: its whole text (a tool call's arguments, a tool's output, a message)
 /// and its metadata. Use it on a hit of `search_event_previews` or on a text `get_turn_steps`
 /// shortened. Texts over 32KB continue by cursor.
-#[mcp_tool(name = "get_event_details", family = "trace", size_hint = "32KB", read_only)]
+#[mcp_tool(family = "trace", size_hint = "32KB", read_only)]
 pub async fn get_event_details(store: &TraceStore, ctx: &ToolContext, args: GetEventDetailsArgs) -> ToolResult<Page<EventPart>> {
     let from: usize = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or(0);
     let (session, index) = (args.session_id, args.event_index);

@@ -67,7 +67,7 @@ impl From<&ProjectInfo> for ProjectRow {
 /// List the projects the session logs cover, most recently active first: root path, hash,
 /// session counts per provider, last activity. Use it to pick a `project` filter for
 /// `list_sessions`.
-#[mcp_tool(name = "get_project_info", family = "trace", size_hint = "10KB", read_only)]
+#[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn get_project_info(store: &TraceStore, ctx: &ToolContext, args: GetProjectInfoArgs) -> ToolResult<Page<ProjectRow>> {
     let offset: usize = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or(0);
     let projects = blocking(store, |store| Ok(store.projects()?)).await?;

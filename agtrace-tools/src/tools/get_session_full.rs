@@ -117,7 +117,7 @@ fn page(events: &[Event], mut pos: TranscriptPosition, budget: usize) -> (Vec<Tr
 /// Get a session's complete transcript, every event with its whole text, in pages of at most
 /// 100KB; a long text continues on the next page. Prefer `get_session_turns` and
 /// `get_turn_steps` to browse; use this when you need everything verbatim.
-#[mcp_tool(name = "get_session_full", family = "trace", size_hint = "100KB", read_only)]
+#[mcp_tool(family = "trace", size_hint = "100KB", read_only)]
 pub async fn get_session_full(store: &TraceStore, ctx: &ToolContext, args: GetSessionFullArgs) -> ToolResult<Page<TranscriptEvent>> {
     let pos: TranscriptPosition = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or_default();
     let detail = blocking(store, move |store| Ok(store.load_session(&args.session_id)?)).await?;

@@ -110,7 +110,7 @@ fn overview(d: &SessionDetail, snippet_chars: usize) -> SessionOverview {
 /// Summarize one session: provider, project, models, times, turn and tool-call counts,
 /// failures, token totals, first prompt and last answer. Call it first on a session; then
 /// `get_session_turns` for per-turn detail.
-#[mcp_tool(name = "get_session_summary", family = "trace", size_hint = "5KB", read_only)]
+#[mcp_tool(family = "trace", size_hint = "5KB", read_only)]
 pub async fn get_session_summary(store: &TraceStore, ctx: &ToolContext, args: GetSessionSummaryArgs) -> ToolResult<SessionOverview> {
     let detail = blocking(store, move |store| Ok(store.load_session(&args.session_id)?)).await?;
     const HINT: &str = "`get_session_turns` shows each turn's prompt, actions and outcome; `analyze_session` finds failures, loops and slow tools.";

@@ -142,7 +142,7 @@ pub(crate) fn turn_row(turn: &Turn, events: &[Event]) -> TurnRow {
 
 /// List a session's turns (prompt, key tool actions, outcome, tokens, duration), one row per
 /// turn. Use after `get_session_summary`; then `get_turn_steps` for one turn's details.
-#[mcp_tool(name = "get_session_turns", family = "trace", size_hint = "30KB", read_only)]
+#[mcp_tool(family = "trace", size_hint = "30KB", read_only)]
 pub async fn get_session_turns(store: &TraceStore, ctx: &ToolContext, args: GetSessionTurnsArgs) -> ToolResult<Page<TurnRow>> {
     let offset: usize = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or(0);
     let detail = blocking(store, move |store| Ok(store.load_session(&args.session_id)?)).await?;

@@ -112,7 +112,7 @@ fn render(step: &Step, events: &[&Event], from: usize, durations: &HashMap<u32, 
 /// Show one turn step by step: reasoning, messages, and tool calls with their arguments and
 /// results, each text shortened with its full length stated. Use after `get_session_turns`;
 /// `get_event_details` gives one event in full, `get_session_full` the whole transcript.
-#[mcp_tool(name = "get_turn_steps", family = "trace", size_hint = "50KB", read_only)]
+#[mcp_tool(family = "trace", size_hint = "50KB", read_only)]
 pub async fn get_turn_steps(store: &TraceStore, ctx: &ToolContext, args: GetTurnStepsArgs) -> ToolResult<Page<StepView>> {
     let start: StepPosition = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or_default();
     let session = args.session_id.clone();

@@ -89,7 +89,7 @@ impl From<&SessionSummary> for SessionRow {
 /// List agent sessions (Claude Code, Codex, Gemini), newest first, filtered by provider,
 /// project or time. Start here to find a session id; use `search_event_previews` instead to
 /// find a session by what was said in it.
-#[mcp_tool(name = "list_sessions", family = "trace", size_hint = "10KB", read_only)]
+#[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn list_sessions(store: &TraceStore, ctx: &ToolContext, args: ListSessionsArgs) -> ToolResult<Page<SessionRow>> {
     let size_hint = ctx.size_hint();
     let filter = SessionFilter {

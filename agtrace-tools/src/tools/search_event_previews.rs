@@ -88,7 +88,7 @@ impl From<&SearchHit> for EventPreview {
 /// Search the text of every event (prompts, messages, reasoning, tool calls and outputs) across
 /// sessions; returns ~300-character previews with session, turn and event coordinates, newest
 /// first. Use `get_event_details` for a hit's full text, `get_turn_steps` for its context.
-#[mcp_tool(name = "search_event_previews", family = "trace", size_hint = "10KB", read_only)]
+#[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn search_event_previews(store: &TraceStore, ctx: &ToolContext, args: SearchEventPreviewsArgs) -> ToolResult<Page<EventPreview>> {
     let size_hint = ctx.size_hint();
     if fts_query(&args.query).is_none() {
