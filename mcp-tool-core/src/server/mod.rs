@@ -5,6 +5,7 @@ mod build;
 pub(crate) mod dispatch;
 mod families;
 mod handler;
+mod http_compat;
 pub(crate) mod transport;
 
 pub use build::{BuildError, LintWarning, SIZE_HINT_META, ToolServerBuilder};

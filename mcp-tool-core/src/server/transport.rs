@@ -1,6 +1,7 @@
 //! Serving a `ToolServer`: stdio, streamable HTTP, or any rmcp transport.
 
-use super::{Handler, ToolServer};
+use super::{Handler, ToolServer, http_compat};
+use axum::serve::ListenerExt;
 use rmcp::ServiceExt;
 use rmcp::transport::IntoTransport;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -70,8 +71,17 @@ impl ToolServer {
             Arc::new(LocalSessionManager::default()),
             config,
         );
-        let router = axum::Router::new().nest_service(HTTP_PATH, service);
+        let router = axum::Router::new()
+            .nest_service(HTTP_PATH, service)
+            .layer(axum::middleware::from_fn(http_compat::client_compat));
         tracing::info!(%local, path = HTTP_PATH, "serving MCP over streamable HTTP");
+        // Without TCP_NODELAY, a response written in two parts on a kept-alive connection
+        // waits for the client's delayed ACK: ~40 ms a call instead of under one.
+        let listener = listener.tap_io(|tcp| {
+            if let Err(e) = tcp.set_nodelay(true) {
+                tracing::debug!(error = %e, "could not set TCP_NODELAY");
+            }
+        });
         axum::serve(listener, router).await?;
         Ok(())
     }
