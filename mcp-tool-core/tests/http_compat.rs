@@ -57,7 +57,10 @@ fn header<'a>(response: &'a str, name: &str) -> Option<&'a str> {
         .split("\r\n\r\n")
         .next()?
         .lines()
-        .find_map(|l| l.split_once(':').filter(|(n, _)| n.eq_ignore_ascii_case(name)))
+        .find_map(|l| {
+            l.split_once(':')
+                .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+        })
         .map(|(_, v)| v.trim())
 }
 
@@ -66,14 +69,23 @@ async fn a_2025_06_18_client_gets_no_priming_event_and_a_200_on_delete() {
     let addr = serve().await;
     let response = exchange(addr, "POST", &[], &initialize("2025-06-18")).await;
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
-    assert!(response.contains(r#""protocolVersion":"2025-06-18""#), "{response}");
-    assert!(!response.contains("retry:"), "a priming event was sent: {response}");
+    assert!(
+        response.contains(r#""protocolVersion":"2025-06-18""#),
+        "{response}"
+    );
+    assert!(
+        !response.contains("retry:"),
+        "a priming event was sent: {response}"
+    );
 
     let session = header(&response, "mcp-session-id").expect("a session id");
     let closed = exchange(
         addr,
         "DELETE",
-        &[("Mcp-Session-Id", session), ("MCP-Protocol-Version", "2025-06-18")],
+        &[
+            ("Mcp-Session-Id", session),
+            ("MCP-Protocol-Version", "2025-06-18"),
+        ],
         "",
     )
     .await;
@@ -92,5 +104,8 @@ async fn a_2025_11_25_client_keeps_its_priming_event() {
     .await;
     assert!(response.starts_with("HTTP/1.1 200"), "{response}");
     assert!(response.contains("retry:"), "no priming event: {response}");
-    assert!(response.contains(r#""protocolVersion":"2025-11-25""#), "{response}");
+    assert!(
+        response.contains(r#""protocolVersion":"2025-11-25""#),
+        "{response}"
+    );
 }
