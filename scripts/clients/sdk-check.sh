@@ -39,15 +39,16 @@ wait_port() {
   return 1
 }
 
-# start_http NAME CMD...: starts CMD with the address appended and prints its /mcp URL.
+# start_http VAR CMD...: starts CMD with a free loopback address appended and sets VAR to its
+# /mcp URL. Not in a command substitution: the server would hold its pipe open.
 start_http() {
-  local name=$1 port
+  local var=$1 port
   shift
   port=$(free_port)
-  "$@" "127.0.0.1:$port" 2>"$work/$name-http.log" &
+  "$@" "127.0.0.1:$port" >"$work/$var.out" 2>"$work/$var.err" &
   pids+=($!)
   wait_port "$port"
-  echo "http://127.0.0.1:$port/mcp"
+  printf -v "$var" 'http://127.0.0.1:%s/mcp' "$port"
 }
 
 failed=0
@@ -59,8 +60,8 @@ run() { # run LABEL COMMAND...
   printf '%-44s %s\n' "$label" "$(tail -n 1 <<<"$out")"
 }
 
-agtrace_url=$(start_http agtrace "${agtrace[@]}" serve --http)
-hello_url=$(start_http hello "$bin/hello_tools" --http)
+start_http agtrace_url "${agtrace[@]}" serve --http
+start_http hello_url "$bin/hello_tools" --http
 
 for client in python typescript; do
   if [[ $client == python ]]; then walk=("$CLIENTS_PY" "$here/sdk_walk.py"); else
