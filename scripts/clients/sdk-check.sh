@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The official Python and TypeScript SDK clients, with their own output validation on, call
 # every tool of agtrace (over the bundled sample logs) and of hello_tools, over stdio and over
-# streamable HTTP (plans in plans/*.json, walkers sdk_walk.py and sdk_walk.mjs). Prints one
+# streamable HTTP, and of conformance_server over HTTP (plans in plans/*.json, walkers sdk_walk.py and sdk_walk.mjs). Prints one
 # line per client x transport x server and exits 1 if any call failed.
 #
 # Needs cargo and the package registries (scripts/clients/install.sh installs the clients).
@@ -11,7 +11,8 @@ root=$(cd "$here/../.." && pwd)
 exec </dev/null
 source "$here/install.sh"
 
-cargo build -q --manifest-path "$root/Cargo.toml" -p agtrace-tools --bin agtrace -p mcp-tool-examples --bin hello_tools
+cargo build -q --manifest-path "$root/Cargo.toml" -p agtrace-tools --bin agtrace \
+  -p mcp-tool-examples --bin hello_tools --bin conformance_server
 bin=$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Cargo.toml" |
   "$CLIENTS_PY" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug
 
@@ -62,6 +63,7 @@ run() { # run LABEL COMMAND...
 
 start_http agtrace_url "${agtrace[@]}" serve --http
 start_http hello_url "$bin/hello_tools" --http
+start_http conformance_url "$bin/conformance_server" --listen
 
 for client in python typescript; do
   if [[ $client == python ]]; then walk=("$CLIENTS_PY" "$here/sdk_walk.py"); else
@@ -70,6 +72,7 @@ for client in python typescript; do
   run "$client / http / agtrace" "${walk[@]}" "$here/plans/agtrace.json" http "$agtrace_url"
   run "$client / stdio / hello_tools" "${walk[@]}" "$here/plans/hello_tools.json" stdio "$bin/hello_tools"
   run "$client / http / hello_tools" "${walk[@]}" "$here/plans/hello_tools.json" http "$hello_url"
+  run "$client / http / conformance_server" "${walk[@]}" "$here/plans/conformance_server.json" http "$conformance_url"
 done
 
 if [[ $failed != 0 ]]; then

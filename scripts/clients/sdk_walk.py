@@ -83,7 +83,11 @@ class Walk:
                 return
             envelope = result.structured_content
             if envelope is None:
-                self.fail(f"{where}: no structuredContent")
+                # A tool without an outputSchema answers with content blocks of its own.
+                if self.schemas.get(tool) is not None:
+                    self.fail(f"{where}: no structuredContent")
+                elif bool(result.is_error) != expect_error:
+                    self.fail(f"{where}: is_error={result.is_error}, plan expects {expect_error}")
                 return
             if json.loads(result.content[0].text) != envelope:
                 self.fail(f"{where}: text content differs from structuredContent")
