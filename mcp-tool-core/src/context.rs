@@ -124,6 +124,7 @@ impl Notes {
 pub struct ToolContext {
     tool: &'static str,
     size_hint: usize,
+    client: Option<ClientBudget>,
     peer: Option<Peer<RoleServer>>,
     progress_token: Option<ProgressToken>,
     cancellation: CancellationToken,
@@ -131,9 +132,17 @@ pub struct ToolContext {
     notes: Notes,
 }
 
+/// The connected client and how much of an answer it keeps, when the server knows its limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ClientBudget {
+    pub name: String,
+    pub max_bytes: Option<usize>,
+}
+
 impl ToolContext {
     pub(crate) fn new(
         def: &'static ToolDef,
+        client: Option<ClientBudget>,
         peer: Option<Peer<RoleServer>>,
         progress_token: Option<ProgressToken>,
         cancellation: CancellationToken,
@@ -142,6 +151,7 @@ impl ToolContext {
         Self {
             tool: def.name,
             size_hint: def.size_hint,
+            client,
             peer,
             progress_token,
             cancellation,
@@ -156,6 +166,7 @@ impl ToolContext {
             def,
             None,
             None,
+            None,
             CancellationToken::new(),
             LevelFilter::default(),
         )
@@ -166,9 +177,30 @@ impl ToolContext {
         self.tool
     }
 
-    /// The tool's `size_hint` in bytes: the budget of the whole answer, envelope included.
+    /// The budget of the whole answer in bytes, envelope included: the tool's `size_hint`, or
+    /// less when the connected client keeps less of an answer (see
+    /// [`client_limits`](crate::client_limits)). Page by this, and no client cuts the answer.
     pub fn size_hint(&self) -> usize {
+        match self.client_max_bytes() {
+            Some(limit) => limit.min(self.size_hint),
+            None => self.size_hint,
+        }
+    }
+
+    /// The tool's own `size_hint` in bytes, the one its description states, whatever the client.
+    pub fn tool_size_hint(&self) -> usize {
         self.size_hint
+    }
+
+    /// The `clientInfo.name` the client sent at `initialize`; `None` outside an MCP session.
+    pub fn client_name(&self) -> Option<&str> {
+        self.client.as_ref().map(|c| c.name.as_str())
+    }
+
+    /// How much of an answer the connected client keeps, in bytes, when the server's
+    /// [`ClientLimits`](crate::client_limits::ClientLimits) know it.
+    pub fn client_max_bytes(&self) -> Option<usize> {
+        self.client.as_ref().and_then(|c| c.max_bytes)
     }
 
     /// Reports progress if the client asked for it (sent a progress token); otherwise a no-op.

@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod args;
+pub mod client_limits;
 pub mod client_requests;
 pub mod content;
 mod context;
@@ -23,6 +24,7 @@ mod server;
 mod state;
 pub mod testing;
 
+pub use client_limits::ClientLimits;
 pub use client_requests::{ClientCapability, Elicitation, Sampled, SamplingRequest};
 pub use content::Content;
 pub use context::{LogLevel, ToolContext};

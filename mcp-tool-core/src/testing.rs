@@ -76,6 +76,8 @@ pub enum Notification {
 #[derive(Clone, Default)]
 pub struct Recorder {
     seen: Arc<Mutex<Vec<Notification>>>,
+    /// The `clientInfo.name` to send instead of `mcp-tool-testing` (see `in_process_as`).
+    client_name: Option<Arc<str>>,
 }
 
 impl Recorder {
@@ -111,7 +113,8 @@ impl ClientHandler for Recorder {
 
     fn get_info(&self) -> ClientConfig {
         let mut config = ClientConfig::default();
-        config.client_info = Implementation::new("mcp-tool-testing", env!("CARGO_PKG_VERSION"));
+        let name = self.client_name.as_deref().unwrap_or("mcp-tool-testing");
+        config.client_info = Implementation::new(name, env!("CARGO_PKG_VERSION"));
         config
     }
 }
@@ -181,6 +184,8 @@ pub struct TestClient {
     size_hints: Mutex<HashMap<String, usize>>,
     /// Each listed tool's compiled `outputSchema`, fetched at the first call.
     output_checks: tokio::sync::OnceCell<HashMap<String, AnswerCheck>>,
+    /// What the server's client limits give the name this client sent (`in_process_as`).
+    client_limit: Option<usize>,
 }
 
 impl TestClient {
@@ -204,6 +209,42 @@ impl TestClient {
         client
     }
 
+    /// Like [`in_process`](Self::in_process), but the client introduces itself with
+    /// `client_name` as its `clientInfo.name`, e.g. [`client_limits::CODEX_CLI`], to see what
+    /// tools answer that client. [`assert_within_size_hint`](Self::assert_within_size_hint)
+    /// then holds answers to the smaller of each tool's `size_hint` and that client's limit.
+    ///
+    /// [`client_limits::CODEX_CLI`]: crate::client_limits::CODEX_CLI
+    pub async fn in_process_as(server: &ToolServer, client_name: &str) -> Self {
+        let (client_io, server_io) = tokio::io::duplex(1 << 20);
+        let serving = server.clone();
+        tokio::spawn(async move {
+            if let Err(e) = serving.serve(server_io).await {
+                tracing::debug!(error = %e, "in-process test server stopped");
+            }
+        });
+        let recorder = Recorder {
+            client_name: Some(client_name.into()),
+            ..Recorder::default()
+        };
+        let service = recorder
+            .clone()
+            .serve(client_io)
+            .await
+            .expect("in-process MCP handshake");
+        let hints = server
+            .definitions()
+            .map(|d| (d.name.to_owned(), d.size_hint))
+            .collect();
+        Self {
+            service,
+            recorder,
+            size_hints: Mutex::new(hints),
+            output_checks: tokio::sync::OnceCell::new(),
+            client_limit: server.client_limits().limit_for(client_name),
+        }
+    }
+
     /// Connects over any client transport (a child process's pipes, HTTP, ...).
     pub async fn connect<T, E, A>(transport: T) -> Result<Self, String>
     where
@@ -221,6 +262,7 @@ impl TestClient {
             recorder,
             size_hints: Mutex::default(),
             output_checks: tokio::sync::OnceCell::new(),
+            client_limit: None,
         })
     }
 
@@ -359,9 +401,9 @@ impl TestClient {
             .clone()
     }
 
-    /// Panics unless the answer is within its tool's `size_hint`. The hints come from the
-    /// server itself in-process, and from the listed tools' `_meta` otherwise (call
-    /// `list_tools` first).
+    /// Panics unless the answer is within its tool's `size_hint`, or the client's limit when
+    /// smaller ([`in_process_as`](Self::in_process_as)). The hints come from the server itself
+    /// in-process, and from the listed tools' `_meta` otherwise (call `list_tools` first).
     #[track_caller]
     pub fn assert_within_size_hint(&self, answer: &Answer) {
         let hint = self
@@ -376,6 +418,7 @@ impl TestClient {
                 answer.tool
             )
         });
+        let hint = self.client_limit.map_or(hint, |limit| limit.min(hint));
         assert!(
             answer.bytes() <= hint,
             "`{}` answered {} bytes, over its size hint of {hint} bytes",

@@ -2,6 +2,7 @@
 
 use super::answer_check::AnswerCheck;
 use super::{Inner, Prepared, ToolServer, families};
+use crate::client_limits::ClientLimits;
 use crate::envelope::{self, format_size};
 use crate::registry::{self, ToolDef};
 use crate::state::States;
@@ -44,6 +45,7 @@ pub struct ToolServerBuilder {
     timeout: Option<Duration>,
     tools: Option<Vec<&'static ToolDef>>,
     check_answers: bool,
+    client_limits: ClientLimits,
 }
 
 impl Default for ToolServerBuilder {
@@ -60,6 +62,7 @@ impl Default for ToolServerBuilder {
             timeout: None,
             tools: None,
             check_answers: cfg!(debug_assertions),
+            client_limits: ClientLimits::defaults(),
         }
     }
 }
@@ -146,6 +149,35 @@ impl ToolServerBuilder {
     /// never rejects it and one that does not never passes a broken answer to its model.
     pub fn check_answers(mut self, check: bool) -> Self {
         self.check_answers = check;
+        self
+    }
+
+    /// Sets how much of an answer clients named `name` keep, in bytes (a trailing `*` matches
+    /// a name prefix), replacing the default for that name. Tools then get
+    /// [`ToolContext::size_hint`](crate::ToolContext::size_hint) no larger than this, so they
+    /// page before the client would cut. E.g. Claude Code users who set
+    /// `MAX_MCP_OUTPUT_TOKENS=50000`, or Codex CLI with catalog models only:
+    ///
+    /// ```
+    /// # fn main() -> Result<(), mcp_tool_core::BuildError> {
+    /// use mcp_tool_core::client_limits::{CLAUDE_CODE, CODEX_CLI};
+    ///
+    /// let server = mcp_tool_core::ToolServer::builder()
+    ///     .client_limit(CLAUDE_CODE, 80_000)
+    ///     .client_limit(CODEX_CLI, 40_000)
+    ///     .build()?;
+    /// # Ok(()) }
+    /// ```
+    pub fn client_limit(mut self, name: impl Into<String>, max_bytes: usize) -> Self {
+        self.client_limits.set(name, max_bytes);
+        self
+    }
+
+    /// Replaces the whole table of client limits (default:
+    /// [`ClientLimits::defaults`], Codex CLI, Claude Code and Gemini CLI);
+    /// `ClientLimits::empty()` gives every client each tool's own `size_hint`.
+    pub fn client_limits(mut self, limits: ClientLimits) -> Self {
+        self.client_limits = limits;
         self
     }
 
@@ -237,6 +269,7 @@ impl ToolServerBuilder {
                 timeout: self.timeout,
                 lint_warnings,
                 unserved,
+                client_limits: self.client_limits,
             }),
         })
     }

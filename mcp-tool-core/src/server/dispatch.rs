@@ -97,6 +97,8 @@ impl ToolServer {
 
         let cancellation = context.cancellation().clone();
         let notes = context.notes();
+        // The budget the tool was given: its own `size_hint`, or the client's smaller limit.
+        let budget = context.size_hint();
         let invocation = Invocation {
             arguments,
             states: self.inner.states.clone(),
@@ -120,7 +122,7 @@ impl ToolServer {
                     (Some(position), Some(fp)) => Some(cursor::encode(def.name, fp, position)),
                     _ => None,
                 };
-                envelope::success(output, next_cursor, warnings, def.size_hint)
+                envelope::success(output, next_cursor, warnings, budget)
             }
             Err(error) => envelope::failure(&error),
         };

@@ -1,10 +1,11 @@
 //! The rmcp `ServerHandler` over a `ToolServer`: one per client session.
 
 use super::ToolServer;
-use crate::context::{LevelFilter, LogLevel, ToolContext};
+use crate::context::{ClientBudget, LevelFilter, LogLevel, ToolContext};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerConfig, SetLevelRequestParams, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, InitializeRequestParams,
+    InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerConfig,
+    SetLevelRequestParams, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
@@ -44,6 +45,24 @@ fn parse_list_cursor(cursor: Option<&str>, len: usize) -> Result<usize, McpError
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
         self.server.inner.config.clone()
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, McpError> {
+        // rmcp keeps the client's `initialize` (its `clientInfo`) on the peer; calls read the
+        // name from there to size their answers.
+        let client = &request.client_info;
+        match self.server.client_limits().limit_for(&client.name) {
+            Some(bytes) => tracing::info!(client = %client.name, version = %client.version,
+                max_answer_bytes = bytes, "answers are paged to fit what this client keeps"),
+            None => tracing::debug!(client = %client.name, version = %client.version,
+                "no answer limit known for this client: tools use their own size_hint"),
+        }
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -89,8 +108,15 @@ impl ServerHandler for Handler {
             ));
         };
         let progress_token = context.meta.get_progress_token();
+        // Per call rather than once per session: 2026-07-28 clients send `clientInfo` with each
+        // request, and `client_info()` reads it there first, the `initialize` one otherwise.
+        let client = context.client_info().map(|info| ClientBudget {
+            max_bytes: self.server.client_limits().limit_for(&info.name),
+            name: info.name,
+        });
         let tool_context = ToolContext::new(
             prepared.def,
+            client,
             Some(context.peer.clone()),
             progress_token,
             context.ct.clone(),

@@ -57,6 +57,7 @@ struct Inner {
     timeout: Option<Duration>,
     lint_warnings: Vec<LintWarning>,
     unserved: Vec<UnservedTool>,
+    client_limits: crate::client_limits::ClientLimits,
 }
 
 /// A tool with everything computed once at build time, so calls do no schema work.
@@ -132,6 +133,12 @@ impl ToolServer {
         self.definitions()
             .flat_map(|d| (d.exceptions)().into_iter().map(move |e| (d.name, e)))
             .collect()
+    }
+
+    /// How much of an answer each known client keeps; see
+    /// [`ToolServerBuilder::client_limit`].
+    pub fn client_limits(&self) -> &crate::client_limits::ClientLimits {
+        &self.inner.client_limits
     }
 
     pub(crate) fn prepared(&self, name: &str) -> Option<&Prepared> {
