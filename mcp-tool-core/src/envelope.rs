@@ -137,7 +137,7 @@ pub(crate) fn success(
     // over-budget note is counted in the final size.
     if unmeasured.len() > size_hint {
         warnings.push(format!(
-            "This answer is {} bytes, over the tool's size hint of {}.",
+            "This answer is {} bytes, over its budget of {} (the tool's size hint, or the client's limit when smaller).",
             unmeasured.len(),
             format_size(size_hint)
         ));
@@ -309,7 +309,7 @@ mod tests {
     fn over_budget_answers_carry_a_warning() {
         let env = success(Output::value("y".repeat(300)).unwrap(), None, vec![], 100);
         let w = env.value["warnings"][0].as_str().unwrap();
-        assert!(w.contains("over the tool's size hint of 100B"), "{w}");
+        assert!(w.contains("over its budget of 100B"), "{w}");
         let env = success(Output::value("y").unwrap(), None, vec![], 100);
         assert!(env.value.get("warnings").is_none());
     }

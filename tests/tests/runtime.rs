@@ -157,10 +157,7 @@ async fn an_answer_over_its_size_hint_says_so_and_tool_warnings_are_kept() {
         .call("render_text", json!({"text": "abcdefghij", "times": 200}))
         .await;
     let warning = big.envelope["warnings"][0].as_str().unwrap();
-    assert!(
-        warning.contains("over the tool's size hint of 1KB"),
-        "{warning}"
-    );
+    assert!(warning.contains("over its budget of 1KB"), "{warning}");
     assert_eq!(
         big.envelope["meta"]["bytes"].as_u64().unwrap() as usize,
         big.bytes()
