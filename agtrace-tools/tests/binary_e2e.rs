@@ -286,9 +286,43 @@ fn tools_lists_the_catalog_with_sizes_and_no_design_warnings() {
     );
     assert!(text.contains("9 tools"), "{text}");
     assert!(!text.contains("design warning"), "{text}");
+    // The input side and the output schema are counted in columns of their own, and the
+    // totals row adds each column up.
+    let header: Vec<&str> = text.lines().next().unwrap().split_whitespace().collect();
+    assert_eq!(header[..4], ["tool", "input", "output", "listed"], "{text}");
+    let column = |line: &str, i: usize| -> usize {
+        line.split_whitespace().nth(i).unwrap().parse().unwrap()
+    };
+    let n = served_tool_names().len();
+    let rows: Vec<&str> = text.lines().skip(1).take(n).collect();
+    let totals = text
+        .lines()
+        .find(|l| l.starts_with(&format!("{n} tools")))
+        .unwrap();
+    for i in 1..=3 {
+        let sum: usize = rows.iter().map(|r| column(r, i)).sum();
+        assert_eq!(sum, column(totals, i + 1), "column {i}: {text}");
+    }
+    for row in &rows {
+        assert!(column(row, 1) + column(row, 2) < column(row, 3), "{row}");
+    }
     let json = tree.agtrace(&["tools", "--json"]);
     let listed: Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(listed["tools"].as_array().unwrap().len(), 9);
+    let input = tree.agtrace(&["tools", "--json=input"]);
+    let input: Value = serde_json::from_slice(&input.stdout).unwrap();
+    let output = tree.agtrace(&["tools", "--json=output"]);
+    let output: Value = serde_json::from_slice(&output.stdout).unwrap();
+    for (i, tool) in listed["tools"].as_array().unwrap().iter().enumerate() {
+        let expected_input = json!({
+            "name": tool["name"],
+            "description": tool["description"],
+            "inputSchema": tool["inputSchema"],
+        });
+        assert_eq!(input["tools"][i], expected_input);
+        let expected_output = json!({"name": tool["name"], "outputSchema": tool["outputSchema"]});
+        assert_eq!(output["tools"][i], expected_output);
+    }
 }
 
 #[test]

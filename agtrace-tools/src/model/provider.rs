@@ -5,17 +5,17 @@ use std::str::FromStr;
 
 use sha2::{Digest, Sha256};
 
-/// The agent whose logs a session comes from.
+/// The agent that wrote a session.
 // Also the tools' `provider` type: `#[tool_args]` derives its serde and JSON Schema (snake_case
 // values, each described by its doc; this item's doc is the schema's description).
 #[mcp_tool_core::tool_args]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Provider {
-    /// Claude Code (`~/.claude/projects`).
+    /// Claude Code.
     ClaudeCode,
-    /// OpenAI Codex CLI (`~/.codex/sessions`).
+    /// OpenAI Codex CLI.
     Codex,
-    /// Google Gemini CLI (`~/.gemini/tmp`).
+    /// Google Gemini CLI.
     Gemini,
 }
 

@@ -20,7 +20,7 @@ const SLOW_MS: i64 = 30_000;
 // Rust docs only: the tool's own description already says what it takes.
 #[schemars(description = "")]
 pub struct AnalyzeSessionArgs {
-    /// Session id, whole or a unique prefix of at least 8 characters.
+    /// Session id or its unique 8+ character prefix.
     pub session_id: String,
 }
 
@@ -373,9 +373,8 @@ fn analyze(d: &SessionDetail, cap: usize, chars: usize) -> SessionAnalysis {
     a
 }
 
-/// Analyze one session for problems: failed tool calls with their errors, loops (the same call
-/// or tool sequence repeating), slow tools and sharp context growth, each with its turn and a
-/// severity, plus a one-line verdict. Follow up with `get_turn_steps` on the turns it names.
+/// Find what went wrong in a session: failed calls, loops, slow tools, context growth, each with
+/// turn and severity, and a verdict. Then `get_turn_steps` on those turns.
 #[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn analyze_session(store: &TraceStore, ctx: &ToolContext, args: AnalyzeSessionArgs) -> ToolResult<SessionAnalysis> {
     let detail = blocking(store, move |store| Ok(store.load_session(&args.session_id)?)).await?;

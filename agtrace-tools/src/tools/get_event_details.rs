@@ -14,11 +14,11 @@ const HINT: &str = "This is the whole text unless `continues` is true: then pass
 // Rust docs only: the tool's own description already says what it takes.
 #[schemars(description = "")]
 pub struct GetEventDetailsArgs {
-    /// Session id, whole or a unique prefix of at least 8 characters.
+    /// Session id or its unique 8+ character prefix.
     pub session_id: String,
-    /// Index of the event in the session, as given by `search_event_previews`, `get_turn_steps` or `get_session_full`.
+    /// Event index from `search_event_previews` or `get_turn_steps`.
     pub event_index: u32,
-    /// `next_cursor` from the previous page; omit for the first page.
+    /// `next_cursor` of the previous page.
     pub cursor: Option<Cursor>,
 }
 
@@ -82,9 +82,8 @@ fn part(d: &EventDetail, from: usize, to: usize) -> EventPart {
     }
 }
 
-/// Get one event in full: its whole text (a tool call's arguments, a tool's output, a message)
-/// and its metadata. Use it on a hit of `search_event_previews` or on a text `get_turn_steps`
-/// shortened. Texts over 32KB continue by cursor.
+/// Get one event whole (tool call arguments, tool output, message) with metadata: a
+/// `search_event_previews` hit or a text `get_turn_steps` shortened.
 #[mcp_tool(family = "trace", size_hint = "32KB", read_only)]
 pub async fn get_event_details(store: &TraceStore, ctx: &ToolContext, args: GetEventDetailsArgs) -> ToolResult<Page<EventPart>> {
     let from: usize = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or(0);

@@ -13,10 +13,10 @@ const HINT: &str = "Pass a project's `root` or `hash` as `project` to `list_sess
 // Rust docs only: the tool's own description already says what it takes.
 #[schemars(description = "")]
 pub struct GetProjectInfoArgs {
-    /// Most projects per page; a page also ends early to stay within 10KB.
+    /// Most projects per page.
     #[arg(default = 30, min = 1, max = 100)]
     pub limit: u32,
-    /// `next_cursor` from the previous page; omit for the first page.
+    /// `next_cursor` of the previous page.
     pub cursor: Option<Cursor>,
 }
 
@@ -64,9 +64,8 @@ impl From<&ProjectInfo> for ProjectRow {
     }
 }
 
-/// List the projects the session logs cover, most recently active first: root path, hash,
-/// session counts per provider, last activity. Use it to pick a `project` filter for
-/// `list_sessions`.
+/// List projects by last activity: root path, hash, sessions per provider. Gives the `project`
+/// filter of `list_sessions`.
 #[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn get_project_info(store: &TraceStore, ctx: &ToolContext, args: GetProjectInfoArgs) -> ToolResult<Page<ProjectRow>> {
     let offset: usize = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or(0);

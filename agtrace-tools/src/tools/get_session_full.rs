@@ -21,9 +21,9 @@ const HINT: &str = "Texts are complete: an event whose `continues` is true goes 
 // Rust docs only: the tool's own description already says what it takes.
 #[schemars(description = "")]
 pub struct GetSessionFullArgs {
-    /// Session id, whole or a unique prefix of at least 8 characters.
+    /// Session id or its unique 8+ character prefix.
     pub session_id: String,
-    /// `next_cursor` from the previous page; omit for the first page.
+    /// `next_cursor` of the previous page.
     pub cursor: Option<Cursor>,
 }
 
@@ -114,9 +114,8 @@ fn page(events: &[Event], mut pos: TranscriptPosition, budget: usize) -> (Vec<Tr
     (items, None)
 }
 
-/// Get a session's complete transcript, every event with its whole text, in pages of at most
-/// 100KB; a long text continues on the next page. Prefer `get_session_turns` and
-/// `get_turn_steps` to browse; use this when you need everything verbatim.
+/// Get a session's whole transcript verbatim; long texts continue on the next page. To browse,
+/// prefer `get_session_turns` and `get_turn_steps`.
 #[mcp_tool(family = "trace", size_hint = "100KB", read_only)]
 pub async fn get_session_full(store: &TraceStore, ctx: &ToolContext, args: GetSessionFullArgs) -> ToolResult<Page<TranscriptEvent>> {
     let pos: TranscriptPosition = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or_default();

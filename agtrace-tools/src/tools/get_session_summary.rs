@@ -16,7 +16,7 @@ const MODEL_CHARS: usize = 80;
 // Rust docs only: the tool's own description already says what it takes.
 #[schemars(description = "")]
 pub struct GetSessionSummaryArgs {
-    /// Session id, whole or a unique prefix of at least 8 characters (from `list_sessions`).
+    /// Session id or its unique 8+ character prefix.
     pub session_id: String,
 }
 
@@ -107,9 +107,8 @@ fn overview(d: &SessionDetail, snippet_chars: usize) -> SessionOverview {
     }
 }
 
-/// Summarize one session: provider, project, models, times, turn and tool-call counts,
-/// failures, token totals, first prompt and last answer. Call it first on a session; then
-/// `get_session_turns` for per-turn detail.
+/// Summarize a session: provider, project, models, times, turn, tool call and failure counts,
+/// tokens, first prompt, last answer. Call it first, then `get_session_turns`.
 #[mcp_tool(family = "trace", size_hint = "5KB", read_only)]
 pub async fn get_session_summary(store: &TraceStore, ctx: &ToolContext, args: GetSessionSummaryArgs) -> ToolResult<SessionOverview> {
     let detail = blocking(store, move |store| Ok(store.load_session(&args.session_id)?)).await?;

@@ -18,12 +18,12 @@ const HINT: &str = "Call `get_turn_steps` with a `turn_index` for that turn's re
 // Rust docs only: the tool's own description already says what it takes.
 #[schemars(description = "")]
 pub struct GetSessionTurnsArgs {
-    /// Session id, whole or a unique prefix of at least 8 characters.
+    /// Session id or its unique 8+ character prefix.
     pub session_id: String,
-    /// Most turns per page; a page also ends early to stay within 30KB.
+    /// Most turns per page.
     #[arg(default = 10, min = 1, max = 50)]
     pub limit: u32,
-    /// `next_cursor` from the previous page; omit for the first page.
+    /// `next_cursor` of the previous page.
     pub cursor: Option<Cursor>,
 }
 
@@ -140,8 +140,8 @@ pub(crate) fn turn_row(turn: &Turn, events: &[Event]) -> TurnRow {
     }
 }
 
-/// List a session's turns (prompt, key tool actions, outcome, tokens, duration), one row per
-/// turn. Use after `get_session_summary`; then `get_turn_steps` for one turn's details.
+/// List a session's turns, one row each: prompt, key tool actions, outcome, tokens, duration.
+/// Then `get_turn_steps` for one turn.
 #[mcp_tool(family = "trace", size_hint = "30KB", read_only)]
 pub async fn get_session_turns(store: &TraceStore, ctx: &ToolContext, args: GetSessionTurnsArgs) -> ToolResult<Page<TurnRow>> {
     let offset: usize = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or(0);

@@ -21,14 +21,14 @@ const HINT: &str = "Texts marked `truncated` are shortened: `get_event_details` 
 // Rust docs only: the tool's own description already says what it takes.
 #[schemars(description = "")]
 pub struct GetTurnStepsArgs {
-    /// Session id, whole or a unique prefix of at least 8 characters.
+    /// Session id or its unique 8+ character prefix.
     pub session_id: String,
-    /// Zero-based turn number, as listed by `get_session_turns`.
+    /// Zero-based turn number, from `get_session_turns`.
     pub turn_index: u32,
-    /// Most steps per page; a page also ends early to stay within 50KB.
+    /// Most steps per page.
     #[arg(default = 10, min = 1, max = 50)]
     pub limit: u32,
-    /// `next_cursor` from the previous page; omit for the first page.
+    /// `next_cursor` of the previous page.
     pub cursor: Option<Cursor>,
 }
 
@@ -109,9 +109,8 @@ fn render(step: &Step, events: &[&Event], from: usize, durations: &HashMap<u32, 
     }
 }
 
-/// Show one turn step by step: reasoning, messages, and tool calls with their arguments and
-/// results, each text shortened with its full length stated. Use after `get_session_turns`;
-/// `get_event_details` gives one event in full, `get_session_full` the whole transcript.
+/// Show one turn step by step: reasoning, messages, tool calls with arguments and results, texts
+/// shortened (full length given). `get_event_details` gives one whole.
 #[mcp_tool(family = "trace", size_hint = "50KB", read_only)]
 pub async fn get_turn_steps(store: &TraceStore, ctx: &ToolContext, args: GetTurnStepsArgs) -> ToolResult<Page<StepView>> {
     let start: StepPosition = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or_default();

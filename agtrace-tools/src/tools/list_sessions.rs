@@ -17,19 +17,19 @@ const HINT: &str = "Pass a `session_id` to `get_session_summary` for one session
 pub struct ListSessionsArgs {
     /// Only sessions of this agent.
     pub provider: Option<Provider>,
-    /// Only sessions of this project: its root path (`/home/me/app`) or its 64-hex project hash.
+    /// Only sessions of this project: root path or 64-hex hash.
     pub project: Option<String>,
-    /// Only sessions active at or after this time (RFC 3339, e.g. 2025-01-31T09:00:00Z).
+    /// Only sessions active at or after this RFC 3339 time.
     pub since: Option<String>,
-    /// Only sessions started at or before this time (RFC 3339).
+    /// Only sessions started at or before this RFC 3339 time.
     pub until: Option<String>,
-    /// Also list sub-agent sessions; otherwise they are listed by their parent's summary.
+    /// Also list sub-agent sessions, not only their parents.
     #[arg(default = false)]
     pub include_subagents: bool,
-    /// Most sessions per page; a page also ends early to stay within 10KB.
+    /// Most sessions per page.
     #[arg(default = 20, min = 1, max = 50)]
     pub limit: u32,
-    /// `next_cursor` from the previous page; omit for the first page.
+    /// `next_cursor` of the previous page.
     pub cursor: Option<Cursor>,
 }
 
@@ -86,9 +86,8 @@ impl From<&SessionSummary> for SessionRow {
     }
 }
 
-/// List agent sessions (Claude Code, Codex, Gemini), newest first, filtered by provider,
-/// project or time. Start here to find a session id; use `search_event_previews` instead to
-/// find a session by what was said in it.
+/// List sessions newest first, by provider, project or time. Start here for a session id;
+/// `search_event_previews` finds one by content.
 #[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn list_sessions(store: &TraceStore, ctx: &ToolContext, args: ListSessionsArgs) -> ToolResult<Page<SessionRow>> {
     let size_hint = ctx.size_hint();

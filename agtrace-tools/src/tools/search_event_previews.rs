@@ -15,18 +15,18 @@ const HINT: &str = "Previews are ~300 characters of the event text: `get_event_d
 // Rust docs only: the tool's own description already says what it takes.
 #[schemars(description = "")]
 pub struct SearchEventPreviewsArgs {
-    /// Words to look for in event text (case-insensitive); every word must occur.
+    /// Words that must all occur in the event text (case-insensitive).
     pub query: String,
     /// Only events of this agent.
     pub provider: Option<Provider>,
     /// Only events of this type.
     pub event_type: Option<EventType>,
-    /// Only events of this session (id, or a unique prefix of at least 8 characters).
+    /// Only events of this session (id or unique 8+ character prefix).
     pub session_id: Option<String>,
-    /// Most hits per page; a page also ends early to stay within 10KB.
+    /// Most hits per page.
     #[arg(default = 10, min = 1, max = 50)]
     pub limit: u32,
-    /// `next_cursor` from the previous page; omit for the first page.
+    /// `next_cursor` of the previous page.
     pub cursor: Option<Cursor>,
 }
 
@@ -85,9 +85,8 @@ impl From<&SearchHit> for EventPreview {
     }
 }
 
-/// Search the text of every event (prompts, messages, reasoning, tool calls and outputs) across
-/// sessions; returns ~300-character previews with session, turn and event coordinates, newest
-/// first. Use `get_event_details` for a hit's full text, `get_turn_steps` for its context.
+/// Search event text across sessions: ~300-character previews, newest first, with session, turn
+/// and event index. Then `get_event_details` for a hit whole, `get_turn_steps` for context.
 #[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn search_event_previews(store: &TraceStore, ctx: &ToolContext, args: SearchEventPreviewsArgs) -> ToolResult<Page<EventPreview>> {
     let size_hint = ctx.size_hint();

@@ -86,7 +86,8 @@ enum Command {
     Call(call::CallArgs),
     /// Bring the index up to date, with a progress bar on stderr.
     Index,
-    /// Print the tool catalog as a client sees it, with each tool's size in bytes and tokens.
+    /// Print the tool catalog with each tool's tokens: input side (name, description, input
+    /// schema) and output schema counted apart.
     Tools(catalog::ToolsArgs),
     /// A scripted MCP session over the bundled sample logs, printed step by step.
     Demo,

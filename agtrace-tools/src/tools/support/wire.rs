@@ -9,23 +9,23 @@ use mcp_tool_core::prelude::*;
 use crate::model;
 use crate::model::TokenUsage;
 
-/// What a normalized event is.
+/// An event's kind.
 #[tool_args]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EventType {
     /// A person's prompt.
     User,
-    /// Text the model wrote for the person.
+    /// The model's text.
     Message,
-    /// The model's visible reasoning (thinking blocks, reasoning summaries).
+    /// Visible reasoning.
     Reasoning,
-    /// A tool call made by the model; its text is the call's arguments.
+    /// A tool call; its text is the arguments.
     ToolCall,
-    /// The output returned for a tool call.
+    /// A tool call's output.
     ToolResult,
-    /// Token usage reported for one model request.
+    /// Tokens of one model request.
     TokenUsage,
-    /// Anything else: system records, environment blocks, compaction summaries.
+    /// Anything else (system records, summaries).
     Notification,
 }
 
