@@ -437,13 +437,12 @@ fn inspector_strict_rules(schema: &Value) -> Vec<String> {
     let mut problems = Vec::new();
     for (path, node) in nodes(schema) {
         match node {
-            Value::Bool(_) => {
+            Value::Bool(_)
                 if !path.ends_with("additionalProperties")
                     && !path.ends_with("unevaluatedProperties")
-                    && !path.ends_with("unevaluatedItems")
-                {
-                    problems.push(format!("{path}: bare boolean schema"));
-                }
+                    && !path.ends_with("unevaluatedItems") =>
+            {
+                problems.push(format!("{path}: bare boolean schema"));
             }
             Value::Object(map) => {
                 if map.get("type").is_some_and(Value::is_array) {

@@ -366,12 +366,12 @@ fn lint_schema(prepared: &Prepared) -> Vec<LintWarning> {
         idempotent: def.idempotent,
         open_world: def.open_world,
     };
-    let input = Value::Object((*prepared.tool.input_schema).clone());
-    let output = prepared
-        .tool
+    // The schemas as derived: the lints judge the design, and a profile's spelling (an
+    // any-value schema listing the JSON types as `anyOf`) is not a design.
+    let input = (def.input_schema)();
+    let output = def
         .output_schema
-        .as_ref()
-        .map(|o| Value::Object((**o).clone()));
+        .map(|data| Value::Object(envelope::output_schema(&data(), def.paginated)));
     let silenced: Vec<&'static str> = (def.exceptions)().iter().map(|e| e.lint).collect();
     let report = mcp_tool_lint::schema::check_schema_tool(
         def.name,
