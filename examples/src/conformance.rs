@@ -10,7 +10,7 @@
 
 use mcp_tool_core::content::Role;
 use mcp_tool_core::prelude::*;
-use mcp_tool_core::{Elicitation, SamplingRequest, ToolServer};
+use mcp_tool_core::{Elicitation, SamplingRequest, SchemaProfile, ToolServer};
 use serde_json::json;
 use std::time::Duration;
 
@@ -316,6 +316,8 @@ pub fn server() -> ToolServer {
         .families(["conformance"])
         // The crate also links the task-board tools, which `hello_tools` serves.
         .exclude_families(["board"])
+        // The suite checks that `$schema`, `$defs` and `additionalProperties` reach the client.
+        .schema_profile(SchemaProfile::JsonSchema)
         .build()
         .unwrap_or_else(|e| panic!("{e}"))
 }

@@ -207,9 +207,10 @@ async fn every_suite_tool_is_listed_and_the_2020_12_schema_survives() {
         "https://json-schema.org/draft/2020-12/schema"
     );
     assert_eq!(schema["additionalProperties"], false);
+    // Nullable as `anyOf`, the spelling Inspector `--strict` accepts (not a `type` array).
     assert_eq!(
-        schema["$defs"]["address"]["properties"]["city"]["type"],
-        json!(["string", "null"])
+        schema["$defs"]["address"]["properties"]["city"]["anyOf"],
+        json!([{"type": "string"}, {"type": "null"}])
     );
     let address = serde_json::to_string(&schema["properties"]["address"]).unwrap();
     assert!(

@@ -20,6 +20,7 @@ mod envelope;
 mod error;
 mod page;
 pub mod registry;
+pub mod schema;
 mod server;
 mod state;
 pub mod testing;
@@ -35,6 +36,7 @@ pub use mcp_tool_macros::{mcp_tool, tool_args, tool_output};
 pub use page::Page;
 /// The MCP implementation underneath, for what this crate does not wrap.
 pub use rmcp;
+pub use schema::SchemaProfile;
 pub use server::dispatch::UnknownTool;
 pub use server::transport::{HTTP_PATH, ServeError};
 pub use server::{

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the MCP clients that the client checks drive, from the package registries, once:
 # the official Python SDK (PyPI), Node.js 24 as a PyPI binary wheel (newer MCP tools need
-# Node 22+; the machine's own Node may be older), and the official TypeScript SDK (npm).
+# Node 22+; the machine's own Node may be older), the official TypeScript SDK and MCP Inspector
+# (npm; its CLI is $CLIENTS_NPM_DIR/node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js).
 #
 #   source scripts/clients/install.sh     # sets CLIENTS_PY, CLIENTS_NODE, CLIENTS_NPM_DIR
 #
@@ -12,10 +13,11 @@ set -euo pipefail
 PY_MCP_VERSION=2.3.0
 NODE_WHEEL_VERSION=24.19.0
 TS_SDK_VERSION=1.32.2
+INSPECTOR_VERSION=2.12.0
 
 _clients_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CLIENTS_HOME=${MCP_CLIENTS_HOME:-$_clients_root/target/clients}
-_stamp="mcp=$PY_MCP_VERSION node=$NODE_WHEEL_VERSION ts-sdk=$TS_SDK_VERSION"
+_stamp="mcp=$PY_MCP_VERSION node=$NODE_WHEEL_VERSION ts-sdk=$TS_SDK_VERSION inspector=$INSPECTOR_VERSION"
 
 if [[ ! -f $CLIENTS_HOME/stamp || $(cat "$CLIENTS_HOME/stamp") != "$_stamp" ]]; then
   echo "clients: installing into $CLIENTS_HOME ($_stamp)" >&2
@@ -29,7 +31,8 @@ if [[ ! -f $CLIENTS_HOME/stamp || $(cat "$CLIENTS_HOME/stamp") != "$_stamp" ]]; 
   # npm's own entry script, run by the wheel's node, works.
   echo '{"private": true}' > "$CLIENTS_HOME/npm/package.json"
   (cd "$CLIENTS_HOME/npm" && "$_wheel/bin/node" "$_wheel/lib/node_modules/npm/bin/npm-cli.js" \
-    install --silent --no-audit --no-fund "@modelcontextprotocol/sdk@$TS_SDK_VERSION" >&2)
+    install --silent --no-audit --no-fund "@modelcontextprotocol/sdk@$TS_SDK_VERSION" \
+    "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" >&2)
   echo "$_stamp" > "$CLIENTS_HOME/stamp"
 fi
 

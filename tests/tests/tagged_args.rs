@@ -72,21 +72,16 @@ fn server() -> ToolServer {
         .unwrap()
 }
 
-/// The `oneOf` branch of `Detail` whose tag is `value`.
+/// The branch of `detail` whose tag is `value`: in the portable schema `Detail` is inlined as
+/// an `anyOf` with one branch per variant, each tag a one-value `enum`.
 fn branch<'a>(schema: &'a Value, value: &str) -> &'a Value {
     let detail = &schema["properties"]["detail"];
-    let reference = detail["$ref"]
-        .as_str()
-        .expect("`detail` refers to `Detail`");
-    let definition = schema
-        .pointer(reference.trim_start_matches('#'))
-        .expect("the definition");
-    definition["oneOf"]
+    detail["anyOf"]
         .as_array()
         .expect("one branch per variant")
         .iter()
-        .find(|b| b["properties"]["detail_level"]["const"] == value)
-        .unwrap_or_else(|| panic!("no branch for `{value}` in {definition:#}"))
+        .find(|b| b["properties"]["detail_level"]["enum"] == json!([value]))
+        .unwrap_or_else(|| panic!("no branch for `{value}` in {detail:#}"))
 }
 
 #[tokio::test]

@@ -5,6 +5,7 @@ use super::{Inner, Prepared, ToolServer, families};
 use crate::client_limits::ClientLimits;
 use crate::envelope::{self, format_size};
 use crate::registry::{self, ToolDef};
+use crate::schema::{self, SchemaProfile};
 use crate::state::States;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool, ToolAnnotations};
 use serde_json::{Map, Value};
@@ -46,6 +47,7 @@ pub struct ToolServerBuilder {
     tools: Option<Vec<&'static ToolDef>>,
     check_answers: bool,
     client_limits: ClientLimits,
+    schema_profile: SchemaProfile,
 }
 
 impl Default for ToolServerBuilder {
@@ -63,6 +65,7 @@ impl Default for ToolServerBuilder {
             tools: None,
             check_answers: cfg!(debug_assertions),
             client_limits: ClientLimits::defaults(),
+            schema_profile: SchemaProfile::default(),
         }
     }
 }
@@ -181,6 +184,29 @@ impl ToolServerBuilder {
         self
     }
 
+    /// The JSON Schema dialect of the input schemas in `tools/list` (default
+    /// [`SchemaProfile::Portable`]: accepted as it is by OpenAI function calling, Anthropic tool
+    /// use, Gemini function declarations and MCP Inspector `--strict`).
+    /// [`SchemaProfile::OpenAiStrict`] suits clients that call OpenAI with `"strict": true`;
+    /// [`SchemaProfile::JsonSchema`] keeps `$defs`, `$ref` and `oneOf`. Output schemas are the
+    /// same in every profile (see [`schema::output_schema`]). Argument validation does not
+    /// change: what any profile's schema allows, the tool accepts.
+    ///
+    /// ```
+    /// use mcp_tool_core::{SchemaProfile, ToolServer};
+    ///
+    /// let server = ToolServer::builder()
+    ///     .name("notes")
+    ///     .schema_profile(SchemaProfile::OpenAiStrict)
+    ///     .build()
+    ///     .unwrap();
+    /// # let _ = server;
+    /// ```
+    pub fn schema_profile(mut self, profile: SchemaProfile) -> Self {
+        self.schema_profile = profile;
+        self
+    }
+
     /// Serve exactly these tools instead of the registry's (tests, embedding).
     #[doc(hidden)]
     pub fn with_definitions(mut self, tools: Vec<&'static ToolDef>) -> Self {
@@ -236,7 +262,7 @@ impl ToolServerBuilder {
                     ));
                 }
             }
-            match prepare(def, self.check_answers) {
+            match prepare(def, self.check_answers, self.schema_profile) {
                 Ok(prepared) => {
                     lint_warnings.extend(lint_schema(&prepared));
                     by_name.insert(def.name, tools.len());
@@ -279,7 +305,11 @@ impl ToolServerBuilder {
 /// and test harnesses that budget answers.
 pub const SIZE_HINT_META: &str = "mcp-tool/size_hint_bytes";
 
-fn prepare(def: &'static ToolDef, check_answers: bool) -> Result<Prepared, String> {
+fn prepare(
+    def: &'static ToolDef,
+    check_answers: bool,
+    profile: SchemaProfile,
+) -> Result<Prepared, String> {
     let input = (def.input_schema)();
     let Value::Object(input) = input else {
         return Err(format!(
@@ -311,10 +341,14 @@ fn prepare(def: &'static ToolDef, check_answers: bool) -> Result<Prepared, Strin
                 .collect()
         })
         .unwrap_or_default();
-    let mut tool = Tool::new(def.name, describe(def), Arc::new(input));
+    // Defaults and parameter names come from the derived schema: a profile may move a
+    // default into the description, but cursors stay bound to the same effective query.
+    let listed = schema::input_schema(profile, &input)
+        .map_err(|e| format!("tool `{}` ({}): {e}", def.name, def.location()))?;
+    let mut tool = Tool::new(def.name, describe(def), Arc::new(listed));
     if let Some(data_schema) = def.output_schema {
         let output = envelope::output_schema(&data_schema(), def.paginated);
-        tool = tool.with_raw_output_schema(Arc::new(output));
+        tool = tool.with_raw_output_schema(Arc::new(schema::output_schema(&output)));
     }
     let mut annotations = ToolAnnotations::from_raw(
         def.title.map(str::to_owned),
@@ -365,12 +399,12 @@ fn lint_schema(prepared: &Prepared) -> Vec<LintWarning> {
         idempotent: def.idempotent,
         open_world: def.open_world,
     };
-    let input = Value::Object((*prepared.tool.input_schema).clone());
-    let output = prepared
-        .tool
+    // The schemas as derived: the lints judge the design, and a profile's spelling (an
+    // any-value schema listing the JSON types as `anyOf`) is not a design.
+    let input = (def.input_schema)();
+    let output = def
         .output_schema
-        .as_ref()
-        .map(|o| Value::Object((**o).clone()));
+        .map(|data| Value::Object(envelope::output_schema(&data(), def.paginated)));
     let silenced: Vec<&'static str> = (def.exceptions)().iter().map(|e| e.lint).collect();
     let report = mcp_tool_lint::schema::check_schema_tool(
         def.name,
