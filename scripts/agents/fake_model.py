@@ -36,19 +36,24 @@ def offered_names(body):
     """Every tool/function name a request offers, whatever the API's nesting."""
     names = []
 
-    def walk(node):
+    # Codex groups each MCP server's tools in a Responses API `namespace` ("mcp__agtrace"),
+    # and a call of one of them must name the namespace too: keep it as "namespace/name".
+    def walk(node, namespace):
         if isinstance(node, dict):
             name = node.get("name")
+            if node.get("type") == "namespace":
+                walk(node.get("tools", []), name)
+                return
             if isinstance(name, str):
-                names.append(name)
+                names.append(f"{namespace}/{name}" if namespace else name)
             for key in ("tools", "functionDeclarations", "function_declarations", "function"):
                 if key in node:
-                    walk(node[key])
+                    walk(node[key], namespace)
         elif isinstance(node, list):
             for item in node:
-                walk(item)
+                walk(item, namespace)
 
-    walk(body.get("tools", []))
+    walk(body.get("tools", []), None)
     return names
 
 
@@ -124,8 +129,13 @@ def anthropic_answer(calls, text, stream, model):
 
 
 def responses_answer(calls, text, model):
-    items = [{"type": "function_call", "id": f"fc_{cid}", "call_id": cid, "name": name,
-              "arguments": json.dumps(args), "status": "completed"} for cid, name, args in calls]
+    items = []
+    for cid, name, args in calls:
+        item = {"type": "function_call", "id": f"fc_{cid}", "call_id": cid, "name": name,
+                "arguments": json.dumps(args), "status": "completed"}
+        if "/" in name:
+            item["namespace"], item["name"] = name.split("/", 1)
+        items.append(item)
     if text is not None:
         items = [{"type": "message", "id": "msg_fake", "role": "assistant", "status": "completed",
                   "content": [{"type": "output_text", "text": text, "annotations": []}]}]
@@ -303,10 +313,14 @@ def unwrap(cli, raw):
         return json.dumps(raw)
     else:
         return json.dumps(raw)
+    if cli == "codex":
+        # Codex puts the call's wall time in front of an MCP tool's output.
+        text = re.sub(r"\AWall time: [0-9.]+ seconds\nOutput:\n", "", text)
     return text
 
 
-CUT_MARKERS = ("truncated", "…")
+# How the CLIs mark output they cut (Codex: "…1234 tokens truncated…").
+CUT_MARKER = re.compile(r"…\s*\d+ (tokens|chars|characters|lines) truncated|\[truncated|output truncated", re.I)
 
 
 def check(args):
@@ -330,7 +344,8 @@ def check(args):
     large_note = None
     for i, call in enumerate(plan):
         tool = call["tool"]
-        expected = json.load(open(f"{args.expected}/{i}.json"))
+        exp_text = open(f"{args.expected}/{i}.json").read().strip()
+        expected = json.loads(exp_text)
         if f"call_{i}" not in found:
             problems.append(f"  {tool}: FAIL missing: no result for call_{i} reached the model")
             continue
@@ -339,20 +354,25 @@ def check(args):
         try:
             got = json.loads(text)
         except ValueError as e:
-            marker = next((m for m in CUT_MARKERS if m in text), None)
-            what = "cut" if marker else "not JSON"
-            msg = f"  {tool}: FAIL {what}: {len(text)} chars reached the model against {len(json.dumps(expected))} ({e}); head: {text[:160]!r}"
+            what = "cut" if CUT_MARKER.search(text) else "not JSON"
+            msg = f"  {tool}: FAIL {what}: {len(text)} chars reached the model against {len(exp_text)} ({e}); head: {text[:160]!r}"
             if call.get("large"):
-                large_note = f"{args.cli} large answer: cut ({len(text)} of ~{len(json.dumps(expected, separators=(',', ':')))} chars)"
+                large_note = f"{args.cli} large answer: {what} ({len(text)} of {len(exp_text)} chars reached the model)"
             problems.append(msg)
             continue
         if isinstance(got, dict) and got.get("status") == "error" or is_error:
             problems.append(f"  {tool}: FAIL error reached the model: {text[:300]}")
             continue
         if got != expected:
-            problems.append(f"  {tool}: FAIL differs: {describe_diff(expected, got)}")
+            marker = CUT_MARKER.search(text)
+            if marker:
+                # The CLI cut the text and the JSON still parses: only the marker tells.
+                what = f"cut: {len(text)} chars reached the model against {len(exp_text)}, marker {marker.group(0)!r} at char {marker.start()}, first difference at {describe_diff(expected, got)}"
+            else:
+                what = f"differs: {describe_diff(expected, got)}"
+            problems.append(f"  {tool}: FAIL {what}")
             if call.get("large"):
-                large_note = f"{args.cli} large answer: cut ({describe_diff(expected, got)})"
+                large_note = f"{args.cli} large answer: {'cut' if marker else 'differs'} ({len(text)} of {len(exp_text)} chars reached the model)"
             continue
         whole += 1
         lines.append(f"  {tool}: whole ({len(text)} chars)")
@@ -376,6 +396,9 @@ def describe_diff(expected, got, path="$"):
                 return describe_diff(expected[key], got[key], f"{path}.{key}")
         extra = [k for k in got if k not in expected]
         return f"{path}: unexpected keys {extra}"
+    if isinstance(expected, str):
+        at = next((i for i, (a, b) in enumerate(zip(expected, got)) if a != b), min(len(expected), len(got)))
+        return f"{path}: {len(got)} chars against {len(expected)}, differs from char {at}: {got[max(0, at - 20):at + 40]!r}"
     if isinstance(expected, list):
         if len(expected) != len(got):
             return f"{path}: {len(got)} items against {len(expected)}"
