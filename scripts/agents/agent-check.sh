@@ -145,7 +145,8 @@ run_cli() {
 EOF
     printf '{"%s": "TRUST_FOLDER"}\n' "$cwd" >"$home/.gemini/trustedFolders.json"
     if [[ $transport == stdio ]]; then
-      "${t[@]}" "${env[@]}" "$cli_bin/gemini" mcp add -s user agtrace -- "${agtrace[@]}" serve
+      # Its option parser takes the command before `--` and only the arguments after it.
+      "${t[@]}" "${env[@]}" "$cli_bin/gemini" mcp add -s user agtrace "${agtrace[0]}" -- "${agtrace[@]:1}" serve
     else
       "${t[@]}" "${env[@]}" "$cli_bin/gemini" mcp add -s user -t http agtrace "$mcp_url"
     fi >"$dir/mcp-add.out" 2>&1

@@ -220,7 +220,7 @@ class Handler(BaseHTTPRequestHandler):
             api = "anthropic"
         elif path.split("?")[0].endswith("/responses"):
             api = "responses"
-        elif "generateContent" in path:
+        elif "generatecontent" in path.lower():
             api = "gemini"
         else:
             self.record({"method": "POST", "path": path, "kind": "unknown", "body": body})
@@ -316,6 +316,11 @@ def unwrap(cli, raw):
     if cli == "codex":
         # Codex puts the call's wall time in front of an MCP tool's output.
         text = re.sub(r"\AWall time: [0-9.]+ seconds\nOutput:\n", "", text)
+    if cli == "gemini":
+        # Gemini CLI fences an MCP tool's text as data the model must not take orders from.
+        m = re.fullmatch(r"<untrusted_context>\n(.*)\n</untrusted_context>", text, re.S)
+        if m:
+            text = m.group(1)
     return text
 
 
