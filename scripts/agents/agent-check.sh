@@ -21,6 +21,12 @@ CODEX_VERSION=0.169.0
 GEMINI_CLI_VERSION=0.61.0
 # Every CLI invocation is bounded; the whole run then is too.
 CLI_TIMEOUT=${AGENT_CLI_TIMEOUT:-120}
+# The model Codex is told it talks to: its tool-output limit comes from that model's metadata.
+# A model Codex knows (gpt-5.5: 10,000 tokens of tool output, MCP tools behind `tool_search`);
+# a second Codex run names a model it does not know, which gets Codex's fallback limits
+# (smaller: the 12 KB answer below is cut there).
+CODEX_MODEL=${AGENT_CODEX_MODEL:-gpt-5.5}
+CODEX_FALLBACK_MODEL=agtrace-stand-in
 
 target=${CARGO_TARGET_DIR:-$root/target}
 export MCP_CLIENTS_HOME=${MCP_CLIENTS_HOME:-$target/clients}
@@ -131,7 +137,7 @@ run_cli() {
       "${t[@]}" "${env[@]}" "$cli_bin/codex" mcp add agtrace --url "$mcp_url"
     fi >"$dir/mcp-add.out" 2>&1
     (cd "$cwd" && "${t[@]}" "${env[@]}" "$cli_bin/codex" exec --skip-git-repo-check \
-      -c model=gpt-5 -c model_provider=fake \
+      -c "model=$codex_model" -c model_provider=fake \
       -c "model_providers.fake={name=\"fake\",base_url=\"$model_url/v1\",wire_api=\"responses\",env_key=\"FAKE_KEY\"}" \
       "$PROMPT") >"$dir/cli.out" 2>"$dir/cli.err"
     ;;
@@ -156,10 +162,11 @@ EOF
 }
 
 failed=0
-run_one() { # run_one CLI TRANSPORT
-  local cli=$1 transport=$2 dir=$work/$1-$2 mport mcp_url="" started rc=0
+run_one() { # run_one CLI TRANSPORT [CODEX_MODEL]
+  local cli=$1 transport=$2 dir=$work/$1-$2${3:+-$3} mport mcp_url="" started rc=0
+  local codex_model=${3:-$CODEX_MODEL} label="$1 $2${3:+ (model $3)}"
   mkdir -p "$dir"
-  started=$(date +%s)
+  started=$(date +%s%N)
   "$CLIENTS_PY" "$here/fake_model.py" serve --plan "$work/plan.json" --log "$dir/requests.jsonl" \
     --port-file "$dir/model.port" 2>"$dir/model.err" &
   local model_pid=$!
@@ -180,8 +187,9 @@ run_one() { # run_one CLI TRANSPORT
   run_cli "$cli" "$transport" "$dir" "http://127.0.0.1:$mport" "$mcp_url" || rc=$?
   kill "$model_pid" ${http_pid:+"$http_pid"} 2>/dev/null || true
   wait "$model_pid" ${http_pid:+"$http_pid"} 2>/dev/null || true
-  local secs=$(($(date +%s) - started))
-  if "$CLIENTS_PY" "$here/fake_model.py" check --cli "$cli" --transport "$transport" --plan "$work/plan.json" \
+  local secs
+  secs=$(printf '%.1f' "$(( ($(date +%s%N) - started) / 1000000 ))e-3")
+  if "$CLIENTS_PY" "$here/fake_model.py" check --cli "$cli" --label "$label" --plan "$work/plan.json" \
     --log "$dir/requests.jsonl" --expected "$work/expected" >"$dir/check.out"; then :; else failed=1; fi
   # The matrix line first, with the time; the reasons under it.
   printf '%s (%ss)\n' "$(head -n 1 "$dir/check.out")" "$secs"
@@ -199,6 +207,7 @@ for combo in "${combos[@]}"; do
   case $cli in claude-code | codex | gemini) ;; *) echo "agent-check: unknown CLI $cli" >&2; exit 2 ;; esac
   if [[ $combo == *:* ]]; then transports=("${combo#*:}"); else transports=(stdio http); fi
   for transport in "${transports[@]}"; do run_one "$cli" "$transport"; done
+  if [[ $cli == codex && $combo != *:http ]]; then run_one codex stdio "$CODEX_FALLBACK_MODEL"; fi
 done
 
 if [[ $failed != 0 ]]; then

@@ -15,7 +15,7 @@ results that the CLI sent back to the model, unwrap what the CLI put around them
 them with what `agtrace call` prints for the same call.
 
     fake_model.py serve --plan plan.json --log requests.jsonl --port-file port
-    fake_model.py check --cli codex --plan plan.json --log requests.jsonl --expected DIR
+    fake_model.py check --cli codex --label "codex stdio" --plan plan.json --log requests.jsonl --expected DIR
 """
 
 import argparse
@@ -54,7 +54,24 @@ def offered_names(body):
                 walk(item, namespace)
 
     walk(body.get("tools", []), None)
+    # Codex hides MCP tools behind a client-side `tool_search` for models that support it; the
+    # tools it found come back in the conversation, not in `tools`.
+    items = body.get("input")
+    if isinstance(items, list):
+        for item in items:
+            if isinstance(item, dict) and item.get("type") == "tool_search_output":
+                walk(item.get("tools", []), None)
     return names
+
+
+def wants_tool_search(body, plan):
+    """A Responses request that can find deferred tools with `tool_search` and has not yet."""
+    if not any(isinstance(t, dict) and t.get("type") == "tool_search" for t in body.get("tools", [])):
+        return None
+    items = body.get("input") if isinstance(body.get("input"), list) else []
+    if any(isinstance(i, dict) and i.get("type") == "tool_search_call" for i in items):
+        return None
+    return {"query": " ".join(tool for tool, _ in plan), "limit": 20}
 
 
 def match_tool(names, tool):
@@ -128,8 +145,12 @@ def anthropic_answer(calls, text, stream, model):
     return "text/event-stream", b"".join(out)
 
 
-def responses_answer(calls, text, model):
+def responses_answer(calls, text, model, search=None):
     items = []
+    if search is not None:
+        calls, text = [], None
+        items.append({"type": "tool_search_call", "id": "tsc_fake", "call_id": "search_0", "status": "completed",
+                      "execution": "client", "arguments": search})
     for cid, name, args in calls:
         item = {"type": "function_call", "id": f"fc_{cid}", "call_id": cid, "name": name,
                 "arguments": json.dumps(args), "status": "completed"}
@@ -229,20 +250,24 @@ class Handler(BaseHTTPRequestHandler):
         names = offered_names(body)
         wanted = [(tool, args, match_tool(names, tool)) for tool, args in self.plan]
         main = all(name for _, _, name in wanted)
-        calls, text = [], None
-        if main and not has_tool_results(api, body):
+        calls, text, search = [], None, None
+        if api == "responses" and not main:
+            search = wants_tool_search(body, self.plan)
+        if search:
+            pass
+        elif main and not has_tool_results(api, body):
             calls = [(f"call_{i}", name, args) for i, (_, args, name) in enumerate(wanted)]
         else:
             text = FINAL_TEXT
             if api == "gemini" and (body.get("generationConfig") or {}).get("responseMimeType") == "application/json":
                 text = GEMINI_JSON_TEXT
         self.record({"method": "POST", "path": path, "api": api, "main": main, "answered_calls": len(calls),
-                     "offered": names, "body": body})
+                     "tool_search": search, "offered": names, "body": body})
         model = body.get("model") or "fake-model"
         if api == "anthropic":
             ctype, payload = anthropic_answer(calls, text, bool(body.get("stream")), model)
         elif api == "responses":
-            ctype, payload = responses_answer(calls, text, model)
+            ctype, payload = responses_answer(calls, text, model, search)
         else:
             ctype, payload = gemini_answer(calls, text, "streamGenerateContent" in path, model)
         self.reply(200, ctype, payload)
@@ -332,7 +357,7 @@ def check(args):
     plan = json.load(open(args.plan))
     log = load_log(args.log)
     main = [e for e in log if e.get("api") and e.get("main")]
-    label = f"{args.cli} {args.transport}"
+    label = args.label
     problems, whole = [], 0
     carrying = [e for e in main if has_tool_results(e["api"], e["body"])]
     if not main:
@@ -422,7 +447,7 @@ def main():
     s.add_argument("--port-file", required=True)
     c = sub.add_parser("check")
     c.add_argument("--cli", required=True)
-    c.add_argument("--transport", required=True)
+    c.add_argument("--label", required=True)
     c.add_argument("--plan", required=True)
     c.add_argument("--log", required=True)
     c.add_argument("--expected", required=True)
