@@ -317,7 +317,8 @@ def results_in(api, body):
                 if resp is not None:
                     # Gemini CLI may not echo our ids back: fall back to the order of the calls.
                     key = resp.get("id") or f"call_{order}"
-                    found[key] = (resp.get("response"), None)
+                    response = resp.get("response")
+                    found[key] = (response, isinstance(response, dict) and "error" in response)
                     order += 1
     return found
 
@@ -381,6 +382,9 @@ def check(args):
             continue
         raw, is_error = found[f"call_{i}"]
         text = unwrap(args.cli, raw)
+        if is_error:
+            problems.append(f"  {tool}: FAIL error reached the model: {text[:300]}")
+            continue
         try:
             got = json.loads(text)
         except ValueError as e:
@@ -390,7 +394,7 @@ def check(args):
                 large_note = f"{args.cli} large answer: {what} ({len(text)} of {len(exp_text)} chars reached the model)"
             problems.append(msg)
             continue
-        if isinstance(got, dict) and got.get("status") == "error" or is_error:
+        if isinstance(got, dict) and got.get("status") == "error":
             problems.append(f"  {tool}: FAIL error reached the model: {text[:300]}")
             continue
         if got != expected:
@@ -405,7 +409,8 @@ def check(args):
                 large_note = f"{args.cli} large answer: {'cut' if marker else 'differs'} ({len(text)} of {len(exp_text)} chars reached the model)"
             continue
         whole += 1
-        lines.append(f"  {tool}: whole ({len(text)} chars)")
+        same = "the same bytes" if text == exp_text else "the same JSON, other bytes"
+        lines.append(f"  {tool}: whole ({len(text)} chars, {same})")
     n = len(plan)
     print(f"{label}: {n} tool calls, {whole} whole, {n - whole} failures")
     for line in lines + problems:
