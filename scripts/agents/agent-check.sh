@@ -3,7 +3,8 @@
 # stdio and over streamable HTTP, offline: a temporary HOME, dummy keys, and a local stand-in
 # for each model API (fake_model.py) that asks for a few tool calls in its first answer and
 # records the tool results the CLI sends back. Each result must reach the model whole: equal,
-# as parsed JSON, to what `agtrace call` prints for the same call.
+# as parsed JSON, to what `agtrace call` prints for the same call (for Codex, to what a client
+# naming itself as Codex gets: agtrace pages answers to the limit Codex keeps).
 #
 #   scripts/agents/agent-check.sh                      # all six CLI x transport runs
 #   scripts/agents/agent-check.sh codex gemini:http    # some of them
@@ -93,6 +94,27 @@ for i, call in enumerate(json.load(open(plan))):
                           capture_output=True, text=True).stdout
     json.loads(text)
     open(f"{out}/{i}.json", "w").write(text)
+EOF
+
+# What Codex must receive: the same calls from a client that names itself as Codex does, so
+# agtrace pages them to Codex's limit (mcp-tool's client table) instead of letting Codex cut.
+mkdir -p "$work/expected-codex"
+"$CLIENTS_PY" - "$work/plan.json" "$work/expected-codex" "${agtrace[@]}" serve <<'EOF'
+import asyncio, json, sys
+from mcp import ClientSession, StdioServerParameters, types
+from mcp.client.stdio import stdio_client
+
+async def main(plan, out, cmd):
+    params = StdioServerParameters(command=cmd[0], args=cmd[1:])
+    me = types.Implementation(name="codex-mcp-client", version="0.169.0")
+    async with stdio_client(params) as (read, write):
+        async with ClientSession(read, write, client_info=me) as session:
+            await session.initialize()
+            for i, call in enumerate(json.load(open(plan))):
+                result = await session.call_tool(call["tool"], call["args"])
+                open(f"{out}/{i}.json", "w").write(result.content[0].text)
+
+asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3:]))
 EOF
 
 free_port() { "$CLIENTS_PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
@@ -189,8 +211,10 @@ run_one() { # run_one CLI TRANSPORT [CODEX_MODEL]
   wait "$model_pid" ${http_pid:+"$http_pid"} 2>/dev/null || true
   local secs
   secs=$(printf '%.1f' "$(( ($(date +%s%N) - started) / 1000000 ))e-3")
+  local expected=$work/expected
+  [[ $cli == codex ]] && expected=$work/expected-codex
   if "$CLIENTS_PY" "$here/fake_model.py" check --cli "$cli" --label "$label" --plan "$work/plan.json" \
-    --log "$dir/requests.jsonl" --expected "$work/expected" >"$dir/check.out"; then :; else failed=1; fi
+    --log "$dir/requests.jsonl" --expected "$expected" >"$dir/check.out"; then :; else failed=1; fi
   # The matrix line first, with the time; the reasons under it.
   printf '%s (%ss)\n' "$(head -n 1 "$dir/check.out")" "$secs"
   tail -n +2 "$dir/check.out" | grep -v ': whole (' || true
