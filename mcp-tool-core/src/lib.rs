@@ -19,6 +19,7 @@ mod cursor;
 mod envelope;
 mod error;
 mod page;
+pub mod provider_rules;
 pub mod registry;
 pub mod schema;
 mod server;

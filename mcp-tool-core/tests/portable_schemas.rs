@@ -6,7 +6,7 @@
 
 use mcp_tool_core::prelude::*;
 use mcp_tool_core::testing::TestClient;
-use mcp_tool_core::{SchemaProfile, ToolServer};
+use mcp_tool_core::{SchemaProfile, ToolServer, provider_rules};
 use serde_json::{Map, Value, json};
 
 /// Which agent wrote a log.
@@ -127,342 +127,6 @@ async fn listed(profile: SchemaProfile) -> Vec<rmcp::model::Tool> {
     client.list_tools().await
 }
 
-/// Every subschema of `schema` with its JSON path (keys of `properties` and the like are
-/// names, not schemas).
-fn walk<'a>(schema: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>) {
-    out.push((path.clone(), schema));
-    let Some(map) = schema.as_object() else {
-        return;
-    };
-    for (key, value) in map {
-        match key.as_str() {
-            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
-                for (name, child) in value.as_object().into_iter().flatten() {
-                    walk(child, format!("{path}/{key}/{name}"), out);
-                }
-            }
-            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                for (i, child) in value.as_array().into_iter().flatten().enumerate() {
-                    walk(child, format!("{path}/{key}/{i}"), out);
-                }
-            }
-            "items"
-            | "additionalProperties"
-            | "not"
-            | "if"
-            | "then"
-            | "else"
-            | "contains"
-            | "propertyNames"
-            | "unevaluatedProperties"
-            | "unevaluatedItems" => {
-                walk(value, format!("{path}/{key}"), out);
-            }
-            _ => {}
-        }
-    }
-}
-
-fn nodes(schema: &Value) -> Vec<(String, &Value)> {
-    let mut out = Vec::new();
-    walk(schema, String::new(), &mut out);
-    out
-}
-
-const JSON_TYPES: &[&str] = &[
-    "string", "number", "integer", "boolean", "array", "object", "null",
-];
-
-/// OpenAI function calling without strict mode:
-/// <https://platform.openai.com/docs/guides/function-calling> ("parameters" is a JSON Schema
-/// object). The API answers 400 `invalid_function_parameters` for: a root that is not
-/// `type: "object"` or carries `oneOf`/`anyOf`/`allOf`/`enum`/`not` at the top level, an array
-/// schema without `items` ("array schema missing items"), and a `$ref` it cannot resolve.
-fn openai_rules(schema: &Value) -> Vec<String> {
-    let mut problems = Vec::new();
-    if schema["type"] != "object" {
-        problems.push("root: not `type: object`".to_owned());
-    }
-    for key in ["oneOf", "anyOf", "allOf", "enum", "not"] {
-        if schema.get(key).is_some() {
-            problems.push(format!("root: `{key}` at the top level"));
-        }
-    }
-    for (path, node) in nodes(schema) {
-        if node["type"] == "array" && node.get("items").is_none() {
-            problems.push(format!("{path}: array schema missing items"));
-        }
-        if let Some(r) = node["$ref"].as_str()
-            && schema.pointer(r.trim_start_matches('#')).is_none()
-        {
-            problems.push(format!("{path}: `$ref` {r} does not resolve"));
-        }
-    }
-    problems
-}
-
-/// OpenAI strict mode (`"strict": true`), "Supported schemas" in
-/// <https://platform.openai.com/docs/guides/structured-outputs#supported-schemas>: the root is
-/// an object and not `anyOf`; every object has `additionalProperties: false` and lists every
-/// property in `required` (optional is written as a union with null); only the listed keywords
-/// are supported (strings: `pattern`, `format` among date-time, time, date, duration, email,
-/// hostname, ipv4, ipv6, uuid; numbers: `multipleOf`, `maximum`, `exclusiveMaximum`,
-/// `minimum`, `exclusiveMinimum`; arrays: `minItems`, `maxItems`; plus `anyOf`, `enum`,
-/// `const`, `$defs`/`$ref`). `allOf`, `not`, `oneOf`, `if`/`then`/`else`,
-/// `dependentRequired`, `patternProperties`, `default` and the rest are refused ("'default'
-/// is not permitted", e.g. <https://github.com/dotnet/extensions/issues/6196>).
-fn openai_strict_rules(schema: &Value) -> Vec<String> {
-    const ALLOWED: &[&str] = &[
-        "type",
-        "description",
-        "title",
-        "properties",
-        "required",
-        "additionalProperties",
-        "items",
-        "enum",
-        "const",
-        "anyOf",
-        "$defs",
-        "$ref",
-        "pattern",
-        "format",
-        "multipleOf",
-        "maximum",
-        "exclusiveMaximum",
-        "minimum",
-        "exclusiveMinimum",
-        "minItems",
-        "maxItems",
-    ];
-    const FORMATS: &[&str] = &[
-        "date-time",
-        "time",
-        "date",
-        "duration",
-        "email",
-        "hostname",
-        "ipv4",
-        "ipv6",
-        "uuid",
-    ];
-    let mut problems = Vec::new();
-    if schema["type"] != "object" || schema.get("anyOf").is_some() {
-        problems.push("root: must be an object, not anyOf".to_owned());
-    }
-    for (path, node) in nodes(schema) {
-        if node.is_boolean() && path.ends_with("/additionalProperties") {
-            continue;
-        }
-        let Some(map) = node.as_object() else {
-            problems.push(format!("{path}: not a schema object"));
-            continue;
-        };
-        for key in map.keys() {
-            if !ALLOWED.contains(&key.as_str()) {
-                problems.push(format!("{path}: `{key}` is not permitted"));
-            }
-        }
-        if let Some(f) = map.get("format").and_then(Value::as_str)
-            && !FORMATS.contains(&f)
-        {
-            problems.push(format!("{path}: format `{f}` is not supported"));
-        }
-        if map.get("type") == Some(&json!("object")) {
-            if map.get("additionalProperties") != Some(&json!(false)) {
-                problems.push(format!("{path}: `additionalProperties: false` missing"));
-            }
-            let required = map["required"].as_array().cloned().unwrap_or_default();
-            for name in map["properties"]
-                .as_object()
-                .into_iter()
-                .flatten()
-                .map(|(k, _)| k)
-            {
-                if !required.contains(&json!(name)) {
-                    problems.push(format!("{path}: property `{name}` not in required"));
-                }
-            }
-        }
-    }
-    problems
-}
-
-/// Anthropic tool use, <https://docs.anthropic.com/en/docs/build-with-claude/tool-use>:
-/// `input_schema` is a JSON Schema object whose root is `type: "object"`; the API refuses
-/// `oneOf`, `allOf` or `anyOf` at the top level ("input_schema does not support oneOf, allOf,
-/// or anyOf at the top level"). Below the root, any JSON Schema 2020-12 is read; local `$ref`s
-/// must resolve.
-fn anthropic_rules(schema: &Value) -> Vec<String> {
-    let mut problems = Vec::new();
-    if schema["type"] != "object" {
-        problems.push("root: not `type: object`".to_owned());
-    }
-    for key in ["oneOf", "anyOf", "allOf"] {
-        if schema.get(key).is_some() {
-            problems.push(format!("root: `{key}` at the top level"));
-        }
-    }
-    for (path, node) in nodes(schema) {
-        if let Some(r) = node["$ref"].as_str()
-            && schema.pointer(r.trim_start_matches('#')).is_none()
-        {
-            problems.push(format!("{path}: `$ref` {r} does not resolve"));
-        }
-    }
-    problems
-}
-
-/// Gemini function declarations, whose `parameters` is a `Schema`, "a select subset of an
-/// OpenAPI 3.0 schema object": <https://ai.google.dev/api/caching#Schema> and
-/// <https://ai.google.dev/gemini-api/docs/function-calling#function_declarations>. Its fields
-/// are the only keys accepted (anything else is "Unknown name" 400): `type` is ONE type name,
-/// `enum` holds strings, `format` is float/double for numbers, int32/int64 for integers,
-/// enum/date-time for strings; no `$ref`/`$defs`, `oneOf`, `allOf`, `const`,
-/// `additionalProperties`, `$schema`.
-fn gemini_rules(schema: &Value) -> Vec<String> {
-    const FIELDS: &[&str] = &[
-        "type",
-        "format",
-        "title",
-        "description",
-        "nullable",
-        "enum",
-        "maxItems",
-        "minItems",
-        "properties",
-        "required",
-        "minProperties",
-        "maxProperties",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "example",
-        "anyOf",
-        "propertyOrdering",
-        "default",
-        "items",
-        "minimum",
-        "maximum",
-    ];
-    let mut problems = Vec::new();
-    for (path, node) in nodes(schema) {
-        if node.is_boolean() && path.ends_with("/additionalProperties") {
-            continue;
-        }
-        let Some(map) = node.as_object() else {
-            problems.push(format!("{path}: not a schema object"));
-            continue;
-        };
-        for key in map.keys() {
-            if !FIELDS.contains(&key.as_str()) {
-                problems.push(format!("{path}: unknown field `{key}`"));
-            }
-        }
-        match map.get("type") {
-            None => {}
-            Some(Value::String(t)) if JSON_TYPES.contains(&t.to_lowercase().as_str()) => {}
-            Some(t) => problems.push(format!("{path}: `type` {t} is not one type name")),
-        }
-        if let Some(values) = map.get("enum").and_then(Value::as_array)
-            && !values.iter().all(Value::is_string)
-        {
-            problems.push(format!("{path}: enum values must be strings"));
-        }
-        if let Some(f) = map.get("format").and_then(Value::as_str) {
-            let ok = match map.get("type").and_then(Value::as_str) {
-                Some("number") => ["float", "double"].contains(&f),
-                Some("integer") => ["int32", "int64"].contains(&f),
-                Some("string") => ["enum", "date-time"].contains(&f),
-                _ => false,
-            };
-            if !ok {
-                problems.push(format!("{path}: format `{f}` not supported"));
-            }
-        }
-    }
-    problems
-}
-
-/// MCP Inspector `tools/list --strict` (@modelcontextprotocol/inspector 2.12.0,
-/// `core/json/schemaLint.ts`): warnings for a `type` array, a `$ref` outside the document, and a
-/// schema with no constraining keyword (accepts anything); errors for a bare boolean schema
-/// where an object is expected. Applies to input and output schemas.
-fn inspector_strict_rules(schema: &Value) -> Vec<String> {
-    const CONSTRAINING: &[&str] = &[
-        "type",
-        "enum",
-        "const",
-        "multipleOf",
-        "maximum",
-        "exclusiveMaximum",
-        "minimum",
-        "exclusiveMinimum",
-        "maxLength",
-        "minLength",
-        "pattern",
-        "format",
-        "contentMediaType",
-        "contentEncoding",
-        "contentSchema",
-        "maxItems",
-        "minItems",
-        "uniqueItems",
-        "maxContains",
-        "minContains",
-        "maxProperties",
-        "minProperties",
-        "required",
-        "dependentRequired",
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "not",
-        "items",
-        "prefixItems",
-        "contains",
-        "additionalItems",
-        "unevaluatedItems",
-        "properties",
-        "patternProperties",
-        "additionalProperties",
-        "unevaluatedProperties",
-        "propertyNames",
-        "dependentSchemas",
-        "dependencies",
-        "$ref",
-        "$dynamicRef",
-        "$recursiveRef",
-    ];
-    let mut problems = Vec::new();
-    for (path, node) in nodes(schema) {
-        match node {
-            Value::Bool(_)
-                if !path.ends_with("additionalProperties")
-                    && !path.ends_with("unevaluatedProperties")
-                    && !path.ends_with("unevaluatedItems") =>
-            {
-                problems.push(format!("{path}: bare boolean schema"));
-            }
-            Value::Object(map) => {
-                if map.get("type").is_some_and(Value::is_array) {
-                    problems.push(format!("{path}: `type` is an array"));
-                }
-                if node["$ref"].as_str().is_some_and(|r| !r.starts_with('#')) {
-                    problems.push(format!("{path}: remote `$ref`"));
-                }
-                if !path.ends_with("/not")
-                    && !map.keys().any(|k| CONSTRAINING.contains(&k.as_str()))
-                {
-                    problems.push(format!("{path}: untyped schema"));
-                }
-            }
-            _ => {}
-        }
-    }
-    problems
-}
-
 fn assert_rules(rules: &str, tool: &str, problems: Vec<String>) {
     assert!(
         problems.is_empty(),
@@ -481,23 +145,31 @@ async fn the_portable_profile_meets_every_providers_rules() {
     assert_eq!(tools.len(), 2);
     for tool in &tools {
         let input = as_value(&tool.input_schema);
-        assert_rules("OpenAI function calling", &tool.name, openai_rules(&input));
-        assert_rules("Anthropic tool use", &tool.name, anthropic_rules(&input));
+        assert_rules(
+            "OpenAI function calling",
+            &tool.name,
+            provider_rules::openai(&input),
+        );
+        assert_rules(
+            "Anthropic tool use",
+            &tool.name,
+            provider_rules::anthropic(&input),
+        );
         assert_rules(
             "Gemini function declaration",
             &tool.name,
-            gemini_rules(&input),
+            provider_rules::gemini(&input),
         );
         assert_rules(
             "MCP Inspector --strict",
             &tool.name,
-            inspector_strict_rules(&input),
+            provider_rules::inspector_strict(&input),
         );
         let output = as_value(tool.output_schema.as_ref().expect("an outputSchema"));
         assert_rules(
             "MCP Inspector --strict (output)",
             &tool.name,
-            inspector_strict_rules(&output),
+            provider_rules::inspector_strict(&output),
         );
     }
 }
@@ -548,12 +220,12 @@ async fn the_openai_strict_profile_meets_strict_mode_rules() {
         assert_rules(
             "OpenAI strict mode",
             &tool.name,
-            openai_strict_rules(&input),
+            provider_rules::openai_strict(&input),
         );
         assert_rules(
             "MCP Inspector --strict",
             &tool.name,
-            inspector_strict_rules(&input),
+            provider_rules::inspector_strict(&input),
         );
     }
     let find = tools.iter().find(|t| t.name == "find_records").unwrap();
@@ -584,9 +256,13 @@ async fn the_json_schema_profile_keeps_defs_and_refs_and_passes_inspector_strict
     assert_rules(
         "MCP Inspector --strict",
         &find.name,
-        inspector_strict_rules(&input),
+        provider_rules::inspector_strict(&input),
     );
-    assert_rules("Anthropic tool use", &find.name, anthropic_rules(&input));
+    assert_rules(
+        "Anthropic tool use",
+        &find.name,
+        provider_rules::anthropic(&input),
+    );
 }
 
 /// What each profile's schema allows, the tool accepts: left out, given, and (strict) sent as
@@ -676,5 +352,5 @@ fn output_spellings_are_equivalent_rewrites() {
         6
     );
     assert_eq!(out["properties"]["stamp"]["format"], "date-time");
-    assert!(inspector_strict_rules(&out).is_empty(), "{out:#}");
+    assert!(provider_rules::inspector_strict(&out).is_empty(), "{out:#}");
 }

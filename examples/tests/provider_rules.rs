@@ -1,0 +1,58 @@
+//! Every tool of the example servers, as listed, against each provider's published rules
+//! (`mcp_tool_core::provider_rules`): hello_tools in the default portable profile meets all of
+//! them; conformance_server keeps `$defs`/`$ref` on purpose (the conformance suite checks that
+//! they reach the client), so it is held to the rules of the readers that accept them.
+
+use mcp_tool_core::provider_rules;
+use mcp_tool_core::testing::TestClient;
+use serde_json::Value;
+
+type Rules = fn(&Value) -> Vec<String>;
+
+async fn check(server: mcp_tool_core::ToolServer, input_rules: &[(&str, Rules)]) {
+    let client = TestClient::in_process(&server).await;
+    let tools = client.list_tools().await;
+    assert_eq!(tools.len(), server.definitions().count());
+    let mut problems = Vec::new();
+    for tool in &tools {
+        let input = Value::Object((*tool.input_schema).clone());
+        for (rules, check) in input_rules {
+            for p in check(&input) {
+                problems.push(format!("{} input, {rules}: {p}", tool.name));
+            }
+        }
+        if let Some(output) = &tool.output_schema {
+            for p in provider_rules::inspector_strict(&Value::Object((**output).clone())) {
+                problems.push(format!("{} output, MCP Inspector --strict: {p}", tool.name));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[tokio::test]
+async fn hello_tools_meets_every_providers_rules() {
+    check(
+        mcp_tool_examples::hello::server(),
+        &[
+            ("OpenAI", provider_rules::openai),
+            ("Anthropic", provider_rules::anthropic),
+            ("Gemini", provider_rules::gemini),
+            ("MCP Inspector --strict", provider_rules::inspector_strict),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn conformance_server_meets_the_rules_of_readers_of_full_json_schema() {
+    check(
+        mcp_tool_examples::conformance::server(),
+        &[
+            ("OpenAI", provider_rules::openai),
+            ("Anthropic", provider_rules::anthropic),
+            ("MCP Inspector --strict", provider_rules::inspector_strict),
+        ],
+    )
+    .await;
+}
