@@ -9,6 +9,8 @@ use mcp_tool_core::provider_rules;
 use serde_json::Value;
 use tools_support::*;
 
+type Rules = fn(&Value) -> Vec<String>;
+
 #[tokio::test]
 async fn every_tool_meets_every_providers_rules() {
     let s = samples().await;
@@ -18,7 +20,7 @@ async fn every_tool_meets_every_providers_rules() {
         tools.iter().map(|t| t.name.as_ref()),
         tool_names(&s.server),
     );
-    let rules: [(&str, fn(&Value) -> Vec<String>); 4] = [
+    let rules: [(&str, Rules); 4] = [
         ("OpenAI", provider_rules::openai),
         ("Anthropic", provider_rules::anthropic),
         ("Gemini", provider_rules::gemini),
