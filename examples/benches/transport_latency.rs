@@ -1,6 +1,8 @@
 //! The same call over stdio and over streamable HTTP (one kept-alive connection), side by
-//! side in one run: `hello_tools` as a child process each time, a real rmcp client, the
-//! `get_task` tool. Prints p50/p90/p99 per transport and the HTTP/stdio ratio of the p50s.
+//! side in one run: `hello_tools` as a child process each time, the `get_task` tool. stdio and
+//! HTTP with a real rmcp client; HTTP also with a bare HTTP/1.1 client of a few lines, which
+//! shows what the server costs without an SDK's own client. Prints p50/p90/p99 per transport
+//! and the HTTP/stdio ratios of the p50s.
 //!
 //!     cargo bench -p mcp-tool-examples --bench transport_latency
 //!
@@ -10,6 +12,8 @@ use mcp_tool_core::testing::TestClient;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::json;
 use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 
 const BIN: &str = env!("CARGO_BIN_EXE_hello_tools");
 
@@ -87,5 +91,176 @@ async fn main() {
         http_p50.as_secs_f64() / stdio_p50.as_secs_f64()
     );
     drop(http);
+    let bare_stdio_p50 = report("stdio bare", &bare_stdio(calls).await);
+    for version in ["2025-06-18", "2025-11-25"] {
+        let mut raw = RawHttp::connect(port, version).await;
+        let p50 = report(
+            &format!("HTTP bare {version}"),
+            &raw.timed_calls(calls).await,
+        );
+        println!(
+            "HTTP bare {version} p50 / stdio bare p50 = {:.2}",
+            p50.as_secs_f64() / bare_stdio_p50.as_secs_f64()
+        );
+    }
     let _ = server.kill().await;
+}
+
+const CALL: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_task","arguments":{"task_id":1}}}"#;
+
+/// The same call over the child's stdin/stdout, one JSON-RPC line each way, without an SDK.
+async fn bare_stdio(calls: usize) -> Vec<Duration> {
+    use tokio::io::AsyncBufReadExt;
+    let mut child = tokio::process::Command::new(BIN)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn stdio");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bare","version":"1"}}}"#;
+    for message in [
+        init,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    ] {
+        stdin
+            .write_all(format!("{message}\n").as_bytes())
+            .await
+            .unwrap();
+    }
+    lines.next_line().await.unwrap().expect("initialize answer");
+    let mut times = Vec::with_capacity(calls);
+    for i in 0..calls + 50 {
+        let start = Instant::now();
+        stdin
+            .write_all(format!("{CALL}\n").as_bytes())
+            .await
+            .unwrap();
+        let answer = lines.next_line().await.unwrap().expect("an answer");
+        if i >= 50 {
+            times.push(start.elapsed());
+        }
+        assert!(answer.contains(r#"\"status\":\"ok\""#), "{answer}");
+    }
+    times.sort();
+    times
+}
+
+/// One kept-alive HTTP/1.1 connection speaking just enough streamable HTTP for tool calls.
+struct RawHttp {
+    stream: TcpStream,
+    port: u16,
+    version: &'static str,
+    session: String,
+    buffer: Vec<u8>,
+}
+
+impl RawHttp {
+    async fn connect(port: u16, version: &'static str) -> Self {
+        let stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        stream.set_nodelay(true).unwrap();
+        let mut raw = RawHttp {
+            stream,
+            port,
+            version,
+            session: String::new(),
+            buffer: Vec::new(),
+        };
+        let init = format!(
+            r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"{version}","capabilities":{{}},"clientInfo":{{"name":"bare","version":"1"}}}}}}"#
+        );
+        let (head, _) = raw.post(&init).await;
+        raw.session = head
+            .lines()
+            .find_map(|l| l.strip_prefix("mcp-session-id: "))
+            .expect("a session id")
+            .trim()
+            .to_owned();
+        raw.post(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+            .await;
+        raw
+    }
+
+    async fn timed_calls(&mut self, calls: usize) -> Vec<Duration> {
+        let mut times = Vec::with_capacity(calls);
+        for i in 0..calls + 50 {
+            let start = Instant::now();
+            let (_, answer) = self.post(CALL).await;
+            if i >= 50 {
+                times.push(start.elapsed());
+            }
+            assert!(answer.contains(r#""status":"ok""#), "{answer}");
+        }
+        times.sort();
+        times
+    }
+
+    /// Sends one POST and reads its whole response: (head, body with chunking undone).
+    async fn post(&mut self, body: &str) -> (String, String) {
+        let mut request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
+            self.port,
+            body.len()
+        );
+        if !self.session.is_empty() {
+            request.push_str(&format!(
+                "Mcp-Session-Id: {}\r\nMCP-Protocol-Version: {}\r\n",
+                self.session, self.version
+            ));
+        }
+        request.push_str("\r\n");
+        request.push_str(body);
+        self.stream.write_all(request.as_bytes()).await.unwrap();
+        let head_end = self.read_until(b"\r\n\r\n").await;
+        let head = String::from_utf8_lossy(&self.buffer[..head_end]).to_ascii_lowercase();
+        self.buffer.drain(..head_end);
+        let mut out = Vec::new();
+        if let Some(length) = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length: "))
+        {
+            let length: usize = length.trim().parse().unwrap();
+            self.fill(length).await;
+            out.extend(self.buffer.drain(..length));
+        } else {
+            loop {
+                let line_end = self.read_until(b"\r\n").await;
+                let size_text = String::from_utf8_lossy(&self.buffer[..line_end - 2]).into_owned();
+                let size = usize::from_str_radix(size_text.trim(), 16).unwrap();
+                self.buffer.drain(..line_end);
+                self.fill(size + 2).await;
+                out.extend(self.buffer.drain(..size));
+                self.buffer.drain(..2);
+                if size == 0 {
+                    break;
+                }
+            }
+        }
+        (head, String::from_utf8(out).unwrap())
+    }
+
+    /// Reads until `marker` is buffered; returns the index just past it.
+    async fn read_until(&mut self, marker: &[u8]) -> usize {
+        loop {
+            if let Some(i) = self.buffer.windows(marker.len()).position(|w| w == marker) {
+                return i + marker.len();
+            }
+            self.read_more().await;
+        }
+    }
+
+    async fn fill(&mut self, n: usize) {
+        while self.buffer.len() < n {
+            self.read_more().await;
+        }
+    }
+
+    async fn read_more(&mut self) {
+        let mut chunk = [0u8; 16 * 1024];
+        let n = self.stream.read(&mut chunk).await.unwrap();
+        assert!(n > 0, "the server closed the connection");
+        self.buffer.extend_from_slice(&chunk[..n]);
+    }
 }
