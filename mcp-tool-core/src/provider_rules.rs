@@ -14,6 +14,7 @@
 //! Written from each provider's documentation (linked on each function); what a provider
 //! does not document is not checked.
 
+use crate::schema::CONSTRAINING;
 use serde_json::{Value, json};
 
 /// Every subschema of `schema` with its JSON path (keys of `properties` and the like are
@@ -278,51 +279,6 @@ pub fn gemini(schema: &Value) -> Vec<String> {
 /// schema with no constraining keyword (accepts anything); errors for a bare boolean schema
 /// where an object is expected. Applies to input and output schemas.
 pub fn inspector_strict(schema: &Value) -> Vec<String> {
-    const CONSTRAINING: &[&str] = &[
-        "type",
-        "enum",
-        "const",
-        "multipleOf",
-        "maximum",
-        "exclusiveMaximum",
-        "minimum",
-        "exclusiveMinimum",
-        "maxLength",
-        "minLength",
-        "pattern",
-        "format",
-        "contentMediaType",
-        "contentEncoding",
-        "contentSchema",
-        "maxItems",
-        "minItems",
-        "uniqueItems",
-        "maxContains",
-        "minContains",
-        "maxProperties",
-        "minProperties",
-        "required",
-        "dependentRequired",
-        "allOf",
-        "anyOf",
-        "oneOf",
-        "not",
-        "items",
-        "prefixItems",
-        "contains",
-        "additionalItems",
-        "unevaluatedItems",
-        "properties",
-        "patternProperties",
-        "additionalProperties",
-        "unevaluatedProperties",
-        "propertyNames",
-        "dependentSchemas",
-        "dependencies",
-        "$ref",
-        "$dynamicRef",
-        "$recursiveRef",
-    ];
     let mut problems = Vec::new();
     for (path, node) in nodes(schema) {
         match node {

@@ -117,15 +117,6 @@ async def main(plan, out, cmd):
 asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3:]))
 EOF
 
-free_port() { "$CLIENTS_PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() {
-  for _ in $(seq 100); do
-    "$CLIENTS_PY" -c "import socket; socket.create_connection(('127.0.0.1',$1),0.2)" 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "agent-check: nothing listens on port $1" >&2
-  return 1
-}
 
 PROMPT="Use the agtrace tools to look at my recent agent sessions."
 

@@ -39,15 +39,6 @@ agtrace=("$BIN_DIR/agtrace" --claude-dir "$samples/claude/projects" --codex-dir 
   --gemini-dir "$samples/gemini/tmp" --data-dir "$work/agtrace-data")
 "${agtrace[@]}" index >/dev/null 2>&1
 
-free_port() { "$CLIENTS_PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() {
-  for _ in $(seq 100); do
-    "$CLIENTS_PY" -c "import socket,sys; socket.create_connection(('127.0.0.1',$1),0.2)" 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "inspector-check: nothing listens on port $1" >&2
-  return 1
-}
 port=$(free_port)
 "$BIN_DIR/conformance_server" --listen "127.0.0.1:$port" >"$work/conformance.out" 2>"$work/conformance.err" &
 pids+=($!)

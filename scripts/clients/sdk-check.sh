@@ -30,15 +30,6 @@ agtrace=("$bin/agtrace" --claude-dir "$samples/claude/projects" --codex-dir "$sa
   --gemini-dir "$samples/gemini/tmp" --data-dir "$work/agtrace-data")
 "${agtrace[@]}" index >/dev/null 2>&1
 
-free_port() { "$CLIENTS_PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_port() {
-  for _ in $(seq 100); do
-    "$CLIENTS_PY" -c "import socket,sys; socket.create_connection(('127.0.0.1',$1),0.2)" 2>/dev/null && return 0
-    sleep 0.1
-  done
-  echo "sdk-check: nothing listens on port $1" >&2
-  return 1
-}
 
 # start_http VAR CMD...: starts CMD with a free loopback address appended and sets VAR to its
 # /mcp URL. Not in a command substitution: the server would hold its pipe open.

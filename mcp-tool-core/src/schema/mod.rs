@@ -599,7 +599,7 @@ const TYPE_SPECIFIC: &[&str] = &[
 ];
 
 /// Keywords that constrain a value (what MCP Inspector's schema lint counts as typed).
-const CONSTRAINING: &[&str] = &[
+pub(crate) const CONSTRAINING: &[&str] = &[
     "type",
     "enum",
     "const",
