@@ -14,7 +14,7 @@
 //! Written from each provider's documentation (linked on each function); what a provider
 //! does not document is not checked.
 
-use crate::schema::CONSTRAINING;
+use crate::schema::{CONSTRAINING, Holds, holds};
 use serde_json::{Value, json};
 
 /// Every subschema of `schema` with its JSON path (keys of `properties` and the like are
@@ -25,30 +25,19 @@ fn walk<'a>(schema: &'a Value, path: String, out: &mut Vec<(String, &'a Value)>)
         return;
     };
     for (key, value) in map {
-        match key.as_str() {
-            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+        match holds(key) {
+            Some(Holds::Named) => {
                 for (name, child) in value.as_object().into_iter().flatten() {
                     walk(child, format!("{path}/{key}/{name}"), out);
                 }
             }
-            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
+            Some(Holds::Listed) => {
                 for (i, child) in value.as_array().into_iter().flatten().enumerate() {
                     walk(child, format!("{path}/{key}/{i}"), out);
                 }
             }
-            "items"
-            | "additionalProperties"
-            | "not"
-            | "if"
-            | "then"
-            | "else"
-            | "contains"
-            | "propertyNames"
-            | "unevaluatedProperties"
-            | "unevaluatedItems" => {
-                walk(value, format!("{path}/{key}"), out);
-            }
-            _ => {}
+            Some(Holds::One) => walk(value, format!("{path}/{key}"), out),
+            None => {}
         }
     }
 }

@@ -200,30 +200,52 @@ fn inline(
     }
 }
 
+/// How a JSON Schema keyword holds subschemas.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Holds {
+    /// A map of named subschemas (`properties`, `$defs`, ...).
+    Named,
+    /// A list of subschemas (`anyOf`, `prefixItems`, ...).
+    Listed,
+    /// One subschema (`items`, `not`, ...).
+    One,
+}
+
+/// Whether and how `keyword` holds subschemas: the one list the transform, its spelling pass
+/// and the provider rules all walk by.
+pub(crate) fn holds(keyword: &str) -> Option<Holds> {
+    match keyword {
+        "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+            Some(Holds::Named)
+        }
+        "anyOf" | "oneOf" | "allOf" | "prefixItems" => Some(Holds::Listed),
+        "items"
+        | "additionalProperties"
+        | "not"
+        | "if"
+        | "then"
+        | "else"
+        | "contains"
+        | "propertyNames"
+        | "unevaluatedProperties"
+        | "unevaluatedItems"
+        | "additionalItems"
+        | "contentSchema" => Some(Holds::One),
+        _ => None,
+    }
+}
+
 /// Calls `f` on every direct subschema of `map`.
 fn for_each_subschema(map: &mut Map<String, Value>, f: &mut dyn FnMut(&mut Value)) {
     for (key, value) in map.iter_mut() {
-        match key.as_str() {
-            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
-                if let Value::Object(children) = value {
-                    children.values_mut().for_each(&mut *f);
-                }
+        match (holds(key), value) {
+            (Some(Holds::Named), Value::Object(children)) => {
+                children.values_mut().for_each(&mut *f);
             }
-            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                if let Value::Array(children) = value {
-                    children.iter_mut().for_each(&mut *f);
-                }
+            (Some(Holds::Listed), Value::Array(children)) => {
+                children.iter_mut().for_each(&mut *f);
             }
-            "items"
-            | "additionalProperties"
-            | "not"
-            | "if"
-            | "then"
-            | "else"
-            | "contains"
-            | "propertyNames"
-            | "unevaluatedProperties"
-            | "unevaluatedItems" => f(value),
+            (Some(Holds::One), value) => f(value),
             _ => {}
         }
     }
@@ -485,33 +507,18 @@ fn spell_out(node: &mut Value, parent: Option<&str>) {
     }
     let Value::Object(map) = node else { return };
     for (key, value) in map.iter_mut() {
-        match key.as_str() {
-            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
-                if let Value::Object(children) = value {
-                    for child in children.values_mut() {
-                        spell_out(child, Some(key));
-                    }
+        match (holds(key), value) {
+            (Some(Holds::Named), Value::Object(children)) => {
+                for child in children.values_mut() {
+                    spell_out(child, Some(key));
                 }
             }
-            "anyOf" | "oneOf" | "allOf" | "prefixItems" => {
-                if let Value::Array(children) = value {
-                    for child in children.iter_mut() {
-                        spell_out(child, Some(key));
-                    }
+            (Some(Holds::Listed), Value::Array(children)) => {
+                for child in children.iter_mut() {
+                    spell_out(child, Some(key));
                 }
             }
-            "items"
-            | "additionalProperties"
-            | "not"
-            | "if"
-            | "then"
-            | "else"
-            | "contains"
-            | "propertyNames"
-            | "unevaluatedProperties"
-            | "unevaluatedItems"
-            | "additionalItems"
-            | "contentSchema" => spell_out(value, Some(key)),
+            (Some(Holds::One), value) => spell_out(value, Some(key)),
             _ => {}
         }
     }
