@@ -24,6 +24,7 @@ use cache::{FileStamp, SessionCache};
 
 mod cache;
 mod detail;
+mod private;
 
 pub use detail::{EventDetail, SessionDetail};
 
@@ -52,9 +53,12 @@ const POOL_MAX: usize = 8;
 impl TraceStore {
     /// Opens (creating or rebuilding if its schema is old) the index in `config.data_dir`.
     /// Does not index: call [`TraceStore::refresh`].
+    ///
+    /// On Unix the data dir is made mode 0700 and the index files 0600, whatever the umask;
+    /// an existing data dir and index files readable by others are tightened.
     pub fn open(config: Config) -> Result<Self> {
         config.validate()?;
-        std::fs::create_dir_all(&config.data_dir).map_err(|e| Error::io(&config.data_dir, e))?;
+        private::prepare_data_dir(&config.data_dir, &config.index_path())?;
         let conn = schema::open_ready(&config.index_path())?;
         let sessions = SessionCache::new(config.session_cache_bytes);
         Ok(TraceStore {
