@@ -93,14 +93,17 @@ impl Config {
         self.data_dir.join("index.sqlite")
     }
 
-    /// Refuses a data directory inside a log root: the index must never write there.
+    /// Refuses a data directory inside a log root: the index must never write there. Both
+    /// sides are resolved first (symlinks and `..`, through the nearest existing ancestor for a
+    /// path not created yet), so neither a symlink nor a `..` path gets the index into a root.
     pub fn validate(&self) -> Result<()> {
-        let data = absolute(&self.data_dir);
+        let data = resolve(&self.data_dir);
         for p in Provider::ALL {
-            let root = absolute(self.root(p));
+            let root = resolve(self.root(p));
             if data.starts_with(&root) {
                 return Err(Error::Config(format!(
-                    "data dir {} is inside the {} log root {}",
+                    "data dir {} resolves to {}, inside the {} log root {}; agtrace never writes into a log root, so choose a data dir outside it",
+                    self.data_dir.display(),
                     data.display(),
                     p,
                     root.display()
@@ -111,7 +114,39 @@ impl Config {
     }
 }
 
-fn absolute(p: &Path) -> PathBuf {
-    std::fs::canonicalize(p)
-        .unwrap_or_else(|_| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
+/// `p` as the file system will resolve it: absolute, symlinks followed, `.` and `..` gone. The
+/// longest existing ancestor is canonicalized; the components after it do not exist, so they
+/// cannot be symlinks and their `..` can be taken lexically.
+fn resolve(p: &Path) -> PathBuf {
+    let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut base = abs.as_path();
+    let mut rest = Vec::new();
+    let canon = loop {
+        if let Ok(c) = std::fs::canonicalize(base) {
+            break c;
+        }
+        match (base.parent(), base.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                base = parent;
+            }
+            // `..` as the last component, or the root itself: nothing to strip lexically.
+            _ => match base.parent() {
+                Some(parent) if base.ends_with("..") => {
+                    rest.push("..".into());
+                    base = parent;
+                }
+                _ => break base.to_path_buf(),
+            },
+        }
+    };
+    let mut out = canon;
+    for c in rest.iter().rev() {
+        if c == ".." {
+            out.pop();
+        } else if c != "." {
+            out.push(c);
+        }
+    }
+    out
 }

@@ -93,3 +93,99 @@ fn an_existing_readable_data_dir_and_index_are_tightened() {
     // Still the same index, readable.
     assert!(store.refresh().unwrap().files_seen > 0);
 }
+
+/// Every path under `dir`, for checking that nothing was written there.
+fn tree(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p.clone());
+            }
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn refused(config: Config) -> String {
+    match TraceStore::open(config) {
+        Ok(_) => panic!("a data dir inside a log root was accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_data_dir_written_with_dot_dot_into_a_log_root_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let logs = tmp.path().join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    copy_tree(&common::samples(), &logs);
+    let before = tree(&logs);
+    let root = logs.join("claude/projects");
+    // The second form does not even start with the root's text.
+    for data in [
+        root.join("../projects/data"),
+        logs.join("claude/../claude/projects/data"),
+    ] {
+        let message = refused(Config::for_tree(&logs, &data));
+        assert!(
+            message.contains("inside the claude_code log root"),
+            "{message}"
+        );
+        assert!(
+            message.contains("never writes into a log root"),
+            "{message}"
+        );
+        assert_eq!(
+            tree(&logs),
+            before,
+            "something was written into the log roots"
+        );
+    }
+
+    // `..` that really leaves the root is fine.
+    let outside = root.join("../agtrace-data");
+    TraceStore::open(Config::for_tree(&logs, &outside)).unwrap();
+    assert!(logs.join("claude/agtrace-data/index.sqlite").is_file());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_data_dir_given_through_a_symlink_into_a_log_root_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let logs = tmp.path().join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    copy_tree(&common::samples(), &logs);
+    let before = tree(&logs);
+    let link = tmp.path().join("innocent");
+    std::os::unix::fs::symlink(logs.join("codex/sessions"), &link).unwrap();
+
+    // A data dir not created yet, below the link, and the link itself.
+    for data in [link.join("agtrace/data"), link.clone()] {
+        let message = refused(Config::for_tree(&logs, &data));
+        assert!(message.contains("inside the codex log root"), "{message}");
+        assert_eq!(
+            tree(&logs),
+            before,
+            "something was written into the log roots"
+        );
+    }
+
+    // A log root given through a symlink is resolved too.
+    let roots_link = tmp.path().join("roots");
+    std::os::unix::fs::symlink(&logs, &roots_link).unwrap();
+    let message = refused(Config::for_tree(
+        &roots_link,
+        &logs.join("gemini/tmp/x/../data"),
+    ));
+    assert!(message.contains("inside the gemini log root"), "{message}");
+    assert_eq!(
+        tree(&logs),
+        before,
+        "something was written into the log roots"
+    );
+}
