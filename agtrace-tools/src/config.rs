@@ -93,6 +93,54 @@ impl Config {
         self.data_dir.join("index.sqlite")
     }
 
+    /// `path` as error messages and notes name it: relative to its log root, as
+    /// `<claude_code root>/-home-me-app/abc.jsonl` (or `<data dir>/index.sqlite`), never an
+    /// absolute path, which would tell a client where and whose the logs are. A path outside
+    /// them all is named by its file name alone; a label already made is kept.
+    pub fn path_label(&self, path: &Path) -> String {
+        if path.to_str().is_some_and(|t| t.starts_with('<')) {
+            return path.display().to_string();
+        }
+        for (base, label) in self.labelled_dirs() {
+            if let Ok(rest) = path.strip_prefix(base) {
+                return if rest.as_os_str().is_empty() {
+                    label
+                } else {
+                    format!("{label}/{}", rest.display())
+                };
+            }
+        }
+        match path.file_name() {
+            Some(name) => format!("<elsewhere>/{}", name.to_string_lossy()),
+            None => "<elsewhere>".to_string(),
+        }
+    }
+
+    /// `text` with every log root and the data dir written as in [`Config::path_label`]: for
+    /// free-form notes that embed paths.
+    pub fn relative_text(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for (base, label) in self.labelled_dirs() {
+            let Some(base) = base.to_str().filter(|b| !b.is_empty()) else {
+                continue;
+            };
+            out = out.replace(base, &label);
+        }
+        out
+    }
+
+    /// The log roots and the data dir with their labels, deepest first, so that a root
+    /// inside another is matched before it.
+    fn labelled_dirs(&self) -> Vec<(&Path, String)> {
+        let mut dirs: Vec<(&Path, String)> = Provider::ALL
+            .into_iter()
+            .map(|p| (self.root(p), format!("<{p} root>")))
+            .chain([(self.data_dir.as_path(), "<data dir>".to_string())])
+            .collect();
+        dirs.sort_by_key(|(d, _)| std::cmp::Reverse(d.as_os_str().len()));
+        dirs
+    }
+
     /// Refuses a data directory inside a log root: the index must never write there. Both
     /// sides are resolved first (symlinks and `..`, through the nearest existing ancestor for a
     /// path not created yet), so neither a symlink nor a `..` path gets the index into a root.

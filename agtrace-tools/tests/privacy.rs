@@ -189,3 +189,72 @@ fn a_data_dir_given_through_a_symlink_into_a_log_root_is_refused() {
         "something was written into the log roots"
     );
 }
+
+/// Tool answers and index notes over logs that fail to read name them relative to their root:
+/// the absolute path says where the logs are and whose they are.
+#[tokio::test]
+async fn errors_and_notes_never_carry_an_absolute_log_path() {
+    use serde_json::json;
+
+    const CLAUDE_ID: &str = "7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9";
+    const GEMINI_ID: &str = "f0a689a6-b0ac-407f-afcc-4fafa9e14e8a";
+    const CODEX_ID: &str = "019b04ae-b1c6-7c72-a134-a4c2de66058c";
+    let tmp = tempfile::tempdir().unwrap();
+    let (logs, store) = common::sample_store(tmp.path());
+    store.refresh().unwrap();
+    let absolute = tmp.path().to_str().unwrap().to_string();
+
+    // A log that cannot be read (a directory took its place; permissions do not stop root),
+    // and a Gemini document caught half-written.
+    let claude_log = logs.join(format!(
+        "claude/projects/-Users-test_user-agent-sample/{CLAUDE_ID}.jsonl"
+    ));
+    std::fs::remove_file(&claude_log).unwrap();
+    std::fs::create_dir(&claude_log).unwrap();
+    let gemini_log = logs.join(
+        "gemini/tmp/9126eddec7f67e038794657b4d517dd9cb5226468f30b5ee7296c27d65e84fde/chats/session-2025-12-09T19-51-f0a689a6.json",
+    );
+    std::fs::write(&gemini_log, br#"{"sessionId": "f0a6"#).unwrap();
+
+    let server = agtrace_tools::server::build(store.clone()).unwrap();
+    let client = mcp_tool_core::testing::TestClient::in_process(&server).await;
+    let mut texts = Vec::new();
+    for def in server.definitions() {
+        for id in [CLAUDE_ID, GEMINI_ID, CODEX_ID] {
+            let args = match def.name {
+                "list_sessions" | "get_project_info" => json!({}),
+                "search_event_previews" => json!({"query": "the", "session_id": id}),
+                "get_turn_steps" => json!({"session_id": id, "turn_index": 0}),
+                "get_event_details" => json!({"session_id": id, "event_index": 0}),
+                _ => json!({"session_id": id}),
+            };
+            let answer = client.call(def.name, args).await;
+            assert!(
+                !answer.text.contains(&absolute),
+                "{} names an absolute path: {}",
+                def.name,
+                answer.text
+            );
+            texts.push(answer.text);
+        }
+    }
+    let all = texts.join("\n");
+    assert!(
+        all.contains(&format!(
+            "<claude_code root>/-Users-test_user-agent-sample/{CLAUDE_ID}.jsonl"
+        )),
+        "the unreadable log is named relative to its root: {all}"
+    );
+    assert!(
+        all.contains("<gemini root>/9126eddec7f67e038794657b4d517dd9cb5226468f30b5ee7296c27d65e84fde/chats/session-2025-12-09T19-51-f0a689a6.json"),
+        "the half-written document is named relative to its root: {all}"
+    );
+
+    // `agtrace index`'s notes: the half-written document and a missing root.
+    std::fs::remove_dir_all(logs.join("codex")).unwrap();
+    let stats = store.refresh().unwrap();
+    let notes = stats.notes.join("\n");
+    assert!(!notes.contains(&absolute), "{notes}");
+    assert!(notes.contains("<gemini root>/"), "{notes}");
+    assert!(notes.contains("<codex root>"), "{notes}");
+}

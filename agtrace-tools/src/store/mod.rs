@@ -90,7 +90,7 @@ impl TraceStore {
                 c
             }
         };
-        let out = f(&conn);
+        let out = f(&conn).map_err(|e| self.private(e));
         if let Ok(mut p) = self.inner.pool.lock()
             && p.len() < POOL_MAX
         {
@@ -115,10 +115,23 @@ impl TraceStore {
     }
 
     fn run_index(&self, progress: Option<&mut dyn FnMut(Progress)>) -> Result<IndexStats> {
-        // A dedicated connection: the writer must not hold a pooled reader.
-        let mut conn = schema::open_ready(&self.inner.config.index_path())?;
-        conn.pragma_update(None, "cache_size", -65536)?;
-        ingest::run(&mut conn, &self.inner.config, progress)
+        let config = &self.inner.config;
+        let run = || {
+            // A dedicated connection: the writer must not hold a pooled reader.
+            let mut conn = schema::open_ready(&config.index_path())?;
+            conn.pragma_update(None, "cache_size", -65536)?;
+            ingest::run(&mut conn, config, progress)
+        };
+        let mut stats = run().map_err(|e| self.private(e))?;
+        for note in &mut stats.notes {
+            *note = config.relative_text(note);
+        }
+        Ok(stats)
+    }
+
+    /// Errors leave the store with their paths relative to the log roots: they reach clients.
+    fn private(&self, e: Error) -> Error {
+        e.relative_to(&self.inner.config)
     }
 
     /// Sessions, newest first, `limit` per page; pass the previous page's `next` as `after`.
@@ -149,6 +162,11 @@ impl TraceStore {
     /// One session in full, parsed from its log file (id or unique prefix). Parses are kept
     /// (in a cache bounded by [`Config::session_cache_bytes`]), so calls on the same unchanged session parse it once.
     pub fn load_session(&self, id_or_prefix: &str) -> Result<Arc<SessionDetail>> {
+        self.load_session_inner(id_or_prefix)
+            .map_err(|e| self.private(e))
+    }
+
+    fn load_session_inner(&self, id_or_prefix: &str) -> Result<Arc<SessionDetail>> {
         let (summary, children) = self.with_conn(|c| {
             let id = query::resolve(c, id_or_prefix)?;
             let (_, s) =
