@@ -23,6 +23,9 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// Log bytes of sessions kept parsed between tool calls; 0 re-reads the file every call.
     pub session_cache_bytes: u64,
+    /// Answer secrets of well-known formats (API keys, tokens, private keys) as they are in
+    /// the logs instead of as `[REDACTED:<kind>]` ([`crate::secrets`]). Off by default.
+    pub show_secrets: bool,
 }
 
 fn home() -> PathBuf {
@@ -50,7 +53,8 @@ pub fn default_data_dir() -> PathBuf {
 
 impl Config {
     /// Defaults overridden by `AGTRACE_CLAUDE_DIR`, `AGTRACE_CODEX_DIR`, `AGTRACE_GEMINI_DIR`
-    /// and `AGTRACE_DATA_DIR`.
+    /// and `AGTRACE_DATA_DIR`; `AGTRACE_SHOW_SECRETS=1` (or `true`) sets
+    /// [`Config::show_secrets`].
     pub fn from_env() -> Self {
         let var = |k: &str| {
             std::env::var_os(k)
@@ -64,6 +68,12 @@ impl Config {
             gemini_dir: var("AGTRACE_GEMINI_DIR").unwrap_or_else(|| h.join(".gemini/tmp")),
             data_dir: var("AGTRACE_DATA_DIR").unwrap_or_else(default_data_dir),
             session_cache_bytes: DEFAULT_SESSION_CACHE_BYTES,
+            show_secrets: std::env::var("AGTRACE_SHOW_SECRETS").is_ok_and(|v| {
+                matches!(
+                    v.trim().to_ascii_lowercase().as_str(),
+                    "1" | "true" | "yes" | "on"
+                )
+            }),
         }
     }
 
@@ -76,6 +86,7 @@ impl Config {
             gemini_dir: base.join("gemini/tmp"),
             data_dir: data_dir.to_path_buf(),
             session_cache_bytes: DEFAULT_SESSION_CACHE_BYTES,
+            show_secrets: false,
         }
     }
 

@@ -258,3 +258,145 @@ async fn errors_and_notes_never_carry_an_absolute_log_path() {
     assert!(notes.contains("<gemini root>/"), "{notes}");
     assert!(notes.contains("<codex root>"), "{notes}");
 }
+
+/// Every secret format masked by default, each marked `PLANTED` to be found in an answer.
+const PLANTED: &str = "sk-ant-api03-PLANTEDanthropic0000000000 sk-proj-PLANTEDopenai00000000000000 \
+ghp_PLANTEDgithub000000000000000000000 github_pat_PLANTEDgithubpat0000000000 AKIAPLANTED0000AWS00 \
+xoxb-PLANTED-slack-000 Authorization: Bearer PLANTEDbearer000000000 \
+-----BEGIN RSA PRIVATE KEY----- MIIEPLANTEDkey -----END RSA PRIVATE KEY-----";
+
+/// The text of every answer of every tool (all pages) over every sample session, with
+/// secrets planted into text of all three providers' logs.
+async fn every_answer(show_secrets: bool) -> Vec<String> {
+    use mcp_tool_core::testing::TestClient;
+    use serde_json::{Value, json};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let logs = tmp.path().join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    copy_tree(&common::samples(), &logs);
+    // "hoge" is in prompts, tool calls and results of the Claude, Codex and Gemini samples.
+    let mut planted_in = 0;
+    for file in tree(&logs).into_iter().filter(|p| p.is_file()) {
+        let text = std::fs::read_to_string(&file).unwrap();
+        if text.contains("hoge") {
+            std::fs::write(&file, text.replace("hoge", &format!("hoge {PLANTED}"))).unwrap();
+            planted_in += 1;
+        }
+    }
+    assert_eq!(planted_in, 3, "one log of each provider");
+    let mut config = Config::for_tree(&logs, &tmp.path().join("data"));
+    config.show_secrets = show_secrets;
+    let store = TraceStore::open(config).unwrap();
+    store.refresh().unwrap();
+    let server = agtrace_tools::server::build(store.clone()).unwrap();
+    let client = TestClient::in_process(&server).await;
+
+    let page_all = |tool: &'static str, args: Value| {
+        let client = &client;
+        async move {
+            let mut texts = Vec::new();
+            let mut args = args;
+            loop {
+                let answer = client.call(tool, args.clone()).await;
+                assert!(answer.is_ok(), "{tool} {args}: {}", answer.text);
+                texts.push(answer.text.clone());
+                match answer.next_cursor() {
+                    Some(c) => args["cursor"] = json!(c),
+                    None => return texts,
+                }
+            }
+        }
+    };
+    let mut texts = Vec::new();
+    let sessions = store
+        .list_sessions(&Default::default(), None, 100)
+        .unwrap()
+        .sessions;
+    assert!(sessions.len() >= 3);
+    texts.extend(page_all("list_sessions", json!({})).await);
+    texts.extend(page_all("get_project_info", json!({})).await);
+    texts.extend(page_all("search_event_previews", json!({"query": "hoge"})).await);
+    texts.extend(
+        page_all(
+            "search_event_previews",
+            json!({"query": "PLANTEDbearer000000000"}),
+        )
+        .await,
+    );
+    let mut served: Vec<&str> = vec!["list_sessions", "get_project_info", "search_event_previews"];
+    for s in &sessions {
+        let id = s.id.as_str();
+        for tool in [
+            "get_session_summary",
+            "get_session_turns",
+            "get_session_full",
+            "analyze_session",
+        ] {
+            texts.extend(page_all(tool, json!({"session_id": id})).await);
+            served.push(tool);
+        }
+        for turn in 0..s.turn_count {
+            texts.extend(
+                page_all(
+                    "get_turn_steps",
+                    json!({"session_id": id, "turn_index": turn}),
+                )
+                .await,
+            );
+        }
+        for index in 0..s.event_count {
+            texts.extend(
+                page_all(
+                    "get_event_details",
+                    json!({"session_id": id, "event_index": index}),
+                )
+                .await,
+            );
+        }
+    }
+    served.extend(["get_turn_steps", "get_event_details"]);
+    for def in server.definitions() {
+        assert!(served.contains(&def.name), "{} is not walked", def.name);
+    }
+    texts
+}
+
+#[tokio::test]
+async fn planted_secrets_never_come_back_unmasked() {
+    let texts = every_answer(false).await;
+    let all = texts.join("\n");
+    if let Some(at) = all.find("PLANTED") {
+        let from = all.floor_char_boundary(at.saturating_sub(200));
+        let to = all.floor_char_boundary((at + 100).min(all.len()));
+        panic!("a secret came back unmasked: ...{}...", &all[from..to]);
+    }
+    for kind in [
+        "anthropic_key",
+        "openai_key",
+        "github_token",
+        "aws_access_key_id",
+        "slack_token",
+        "bearer_token",
+        "private_key",
+    ] {
+        assert!(
+            all.contains(&format!("[REDACTED:{kind}]")),
+            "{kind} is never masked"
+        );
+    }
+}
+
+#[tokio::test]
+async fn planted_secrets_come_back_when_asked_for() {
+    let texts = every_answer(true).await;
+    let all = texts.join("\n");
+    assert!(!all.contains("[REDACTED:"), "masked although asked for");
+    for secret in [
+        "sk-ant-api03-PLANTEDanthropic",
+        "AKIAPLANTED0000AWS0",
+        "MIIEPLANTEDkey",
+    ] {
+        assert!(all.contains(secret), "{secret} is not shown");
+    }
+}

@@ -20,6 +20,7 @@ use crate::index::{
 };
 use crate::model::{Event, Provider, TokenAccumulator, assemble, ts_from_ms};
 use crate::providers::{self, FileHint, ParseState};
+use crate::secrets;
 use cache::{FileStamp, SessionCache};
 
 mod cache;
@@ -141,7 +142,9 @@ impl TraceStore {
         after: Option<&SessionCursor>,
         limit: u32,
     ) -> Result<SessionPage> {
-        self.with_conn(|c| query::list_sessions(c, filter, after, limit))
+        let mut page = self.with_conn(|c| query::list_sessions(c, filter, after, limit))?;
+        page.sessions.iter_mut().for_each(|s| self.mask_summary(s));
+        Ok(page)
     }
 
     /// Whole id, or a unique prefix of at least [`MIN_PREFIX`](crate::index::MIN_PREFIX) characters.
@@ -157,6 +160,23 @@ impl TraceStore {
                 .map(|(_, s)| s)
                 .ok_or(Error::SessionNotFound(id))
         })
+        .map(|mut s| {
+            self.mask_summary(&mut s);
+            s
+        })
+    }
+
+    /// Whether answers mask secrets ([`Config::show_secrets`] unset).
+    fn masks(&self) -> bool {
+        !self.inner.config.show_secrets
+    }
+
+    fn mask_summary(&self, s: &mut SessionSummary) {
+        if self.masks()
+            && let Some(p) = &mut s.first_prompt
+        {
+            secrets::mask_string(p);
+        }
     }
 
     /// One session in full, parsed from its log file (id or unique prefix). Parses are kept
@@ -167,12 +187,13 @@ impl TraceStore {
     }
 
     fn load_session_inner(&self, id_or_prefix: &str) -> Result<Arc<SessionDetail>> {
-        let (summary, children) = self.with_conn(|c| {
+        let (mut summary, children) = self.with_conn(|c| {
             let id = query::resolve(c, id_or_prefix)?;
             let (_, s) =
                 query::session_by_id(c, &id)?.ok_or_else(|| Error::SessionNotFound(id.clone()))?;
             Ok((s, query::children(c, &id)?))
         })?;
+        self.mask_summary(&mut summary);
         let path = Path::new(&summary.path);
         // Stamped before reading: a change during the parse makes the entry stale, not wrong.
         let stamp = match FileStamp::of(path) {
@@ -186,7 +207,11 @@ impl TraceStore {
         if let Some(hit) = sessions.get(stamp, |d| d.summary == summary && d.children == children) {
             return Ok(hit);
         }
-        let (_, events) = providers::parse_file(summary.provider, path, true)?;
+        let (_, mut events) = providers::parse_file(summary.provider, path, true)?;
+        // Before assembly, so that turns and steps are built from masked text too.
+        if self.masks() {
+            events.iter_mut().for_each(secrets::mask_event);
+        }
         let turns = assemble(&events);
         let mut acc = TokenAccumulator::default();
         for e in &events {
@@ -224,7 +249,7 @@ impl TraceStore {
                 }
                 None => None,
             };
-            query::search(c, q, sid)
+            query::search(c, q, sid, !self.inner.config.show_secrets)
         })
     }
 
@@ -263,6 +288,10 @@ impl TraceStore {
                 e
             }
         };
+        let mut event = event;
+        if self.masks() {
+            secrets::mask_event(&mut event);
+        }
         Ok(EventDetail {
             session_id: summary.id,
             provider: summary.provider,
