@@ -132,10 +132,10 @@ impl Config {
     pub fn relative_text(&self, text: &str) -> String {
         let mut out = text.to_string();
         for (base, label) in self.labelled_dirs() {
-            let Some(base) = base.to_str().filter(|b| !b.is_empty()) else {
+            let Some(base) = base.to_str().filter(|b| !b.is_empty() && *b != "/") else {
                 continue;
             };
-            out = out.replace(base, &label);
+            out = replace_whole_path(&out, base, &label);
         }
         out
     }
@@ -173,6 +173,24 @@ impl Config {
     }
 }
 
+/// `text` with `base` replaced by `label` where it stands as a whole path or a path's leading
+/// part: a relative root such as `logs` must not rewrite the word "logs" in a note.
+fn replace_whole_path(text: &str, base: &str, label: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(base) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + base.len()..].chars().next();
+        let starts = before.is_none_or(|c| c.is_whitespace() || "('\"`".contains(c));
+        let ends = after.is_none_or(|c| c.is_whitespace() || "/;:,)'\"`".contains(c));
+        out.push_str(&rest[..at]);
+        out.push_str(if starts && ends { label } else { base });
+        rest = &rest[at + base.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// `p` as the file system will resolve it: absolute, symlinks followed, `.` and `..` gone. The
 /// longest existing ancestor is canonicalized; the components after it do not exist, so they
 /// cannot be symlinks and their `..` can be taken lexically.
@@ -208,4 +226,42 @@ fn resolve(p: &Path) -> PathBuf {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_name_paths_relative_to_their_root_and_leave_words_alone() {
+        let c = Config::for_tree(Path::new("logs"), Path::new("/var/data"));
+        assert_eq!(
+            c.relative_text("logs/codex/sessions/a.jsonl: more than 9 events; logs kept"),
+            "<codex root>/a.jsonl: more than 9 events; logs kept"
+        );
+        assert_eq!(
+            c.relative_text("codex log root logs/codex/sessions does not exist; skipped"),
+            "codex log root <codex root> does not exist; skipped"
+        );
+        assert_eq!(
+            c.relative_text("xlogs/codex/sessions/a and logs/codex/sessionsX"),
+            "xlogs/codex/sessions/a and logs/codex/sessionsX"
+        );
+        assert_eq!(
+            c.path_label(Path::new("logs/claude/projects/-a/b.jsonl")),
+            "<claude_code root>/-a/b.jsonl"
+        );
+        assert_eq!(
+            c.path_label(Path::new("/var/data/index.sqlite")),
+            "<data dir>/index.sqlite"
+        );
+        assert_eq!(
+            c.path_label(Path::new("/home/me/x.jsonl")),
+            "<elsewhere>/x.jsonl"
+        );
+        assert_eq!(
+            c.path_label(Path::new("<codex root>/a.jsonl")),
+            "<codex root>/a.jsonl"
+        );
+    }
 }
