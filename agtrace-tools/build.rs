@@ -4,7 +4,10 @@ use std::fmt::Write;
 use std::path::Path;
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/tools");
+    // Read when the script runs, not baked in when it is compiled: worktrees sharing one target
+    // dir share this script's binary, and a baked-in path would list another worktree's tools.
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let dir = Path::new(&manifest_dir).join("src/tools");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())

@@ -23,6 +23,9 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// Log bytes of sessions kept parsed between tool calls; 0 re-reads the file every call.
     pub session_cache_bytes: u64,
+    /// Answer secrets of well-known formats (API keys, tokens, private keys) as they are in
+    /// the logs instead of as `[REDACTED:<kind>]` ([`crate::secrets`]). Off by default.
+    pub show_secrets: bool,
 }
 
 fn home() -> PathBuf {
@@ -50,7 +53,8 @@ pub fn default_data_dir() -> PathBuf {
 
 impl Config {
     /// Defaults overridden by `AGTRACE_CLAUDE_DIR`, `AGTRACE_CODEX_DIR`, `AGTRACE_GEMINI_DIR`
-    /// and `AGTRACE_DATA_DIR`.
+    /// and `AGTRACE_DATA_DIR`; `AGTRACE_SHOW_SECRETS=1` (or `true`) sets
+    /// [`Config::show_secrets`].
     pub fn from_env() -> Self {
         let var = |k: &str| {
             std::env::var_os(k)
@@ -64,6 +68,12 @@ impl Config {
             gemini_dir: var("AGTRACE_GEMINI_DIR").unwrap_or_else(|| h.join(".gemini/tmp")),
             data_dir: var("AGTRACE_DATA_DIR").unwrap_or_else(default_data_dir),
             session_cache_bytes: DEFAULT_SESSION_CACHE_BYTES,
+            show_secrets: std::env::var("AGTRACE_SHOW_SECRETS").is_ok_and(|v| {
+                matches!(
+                    v.trim().to_ascii_lowercase().as_str(),
+                    "1" | "true" | "yes" | "on"
+                )
+            }),
         }
     }
 
@@ -76,6 +86,7 @@ impl Config {
             gemini_dir: base.join("gemini/tmp"),
             data_dir: data_dir.to_path_buf(),
             session_cache_bytes: DEFAULT_SESSION_CACHE_BYTES,
+            show_secrets: false,
         }
     }
 
@@ -93,14 +104,65 @@ impl Config {
         self.data_dir.join("index.sqlite")
     }
 
-    /// Refuses a data directory inside a log root: the index must never write there.
+    /// `path` as error messages and notes name it: relative to its log root, as
+    /// `<claude_code root>/-home-me-app/abc.jsonl` (or `<data dir>/index.sqlite`), never an
+    /// absolute path, which would tell a client where and whose the logs are. A path outside
+    /// them all is named by its file name alone; a label already made is kept.
+    pub fn path_label(&self, path: &Path) -> String {
+        if path.to_str().is_some_and(|t| t.starts_with('<')) {
+            return path.display().to_string();
+        }
+        for (base, label) in self.labelled_dirs() {
+            if let Ok(rest) = path.strip_prefix(base) {
+                return if rest.as_os_str().is_empty() {
+                    label
+                } else {
+                    format!("{label}/{}", rest.display())
+                };
+            }
+        }
+        match path.file_name() {
+            Some(name) => format!("<elsewhere>/{}", name.to_string_lossy()),
+            None => "<elsewhere>".to_string(),
+        }
+    }
+
+    /// `text` with every log root and the data dir written as in [`Config::path_label`]: for
+    /// free-form notes that embed paths.
+    pub fn relative_text(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for (base, label) in self.labelled_dirs() {
+            let Some(base) = base.to_str().filter(|b| !b.is_empty() && *b != "/") else {
+                continue;
+            };
+            out = replace_whole_path(&out, base, &label);
+        }
+        out
+    }
+
+    /// The log roots and the data dir with their labels, deepest first, so that a root
+    /// inside another is matched before it.
+    fn labelled_dirs(&self) -> Vec<(&Path, String)> {
+        let mut dirs: Vec<(&Path, String)> = Provider::ALL
+            .into_iter()
+            .map(|p| (self.root(p), format!("<{p} root>")))
+            .chain([(self.data_dir.as_path(), "<data dir>".to_string())])
+            .collect();
+        dirs.sort_by_key(|(d, _)| std::cmp::Reverse(d.as_os_str().len()));
+        dirs
+    }
+
+    /// Refuses a data directory inside a log root: the index must never write there. Both
+    /// sides are resolved first (symlinks and `..`, through the nearest existing ancestor for a
+    /// path not created yet), so neither a symlink nor a `..` path gets the index into a root.
     pub fn validate(&self) -> Result<()> {
-        let data = absolute(&self.data_dir);
+        let data = resolve(&self.data_dir);
         for p in Provider::ALL {
-            let root = absolute(self.root(p));
+            let root = resolve(self.root(p));
             if data.starts_with(&root) {
                 return Err(Error::Config(format!(
-                    "data dir {} is inside the {} log root {}",
+                    "data dir {} resolves to {}, inside the {} log root {}; agtrace never writes into a log root, so choose a data dir outside it",
+                    self.data_dir.display(),
                     data.display(),
                     p,
                     root.display()
@@ -111,7 +173,95 @@ impl Config {
     }
 }
 
-fn absolute(p: &Path) -> PathBuf {
-    std::fs::canonicalize(p)
-        .unwrap_or_else(|_| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()))
+/// `text` with `base` replaced by `label` where it stands as a whole path or a path's leading
+/// part: a relative root such as `logs` must not rewrite the word "logs" in a note.
+fn replace_whole_path(text: &str, base: &str, label: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(base) {
+        let before = rest[..at].chars().next_back();
+        let after = rest[at + base.len()..].chars().next();
+        let starts = before.is_none_or(|c| c.is_whitespace() || "('\"`".contains(c));
+        let ends = after.is_none_or(|c| c.is_whitespace() || "/;:,)'\"`".contains(c));
+        out.push_str(&rest[..at]);
+        out.push_str(if starts && ends { label } else { base });
+        rest = &rest[at + base.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `p` as the file system will resolve it: absolute, symlinks followed, `.` and `..` gone. The
+/// longest existing ancestor is canonicalized; the components after it do not exist, so they
+/// cannot be symlinks and their `..` can be taken lexically.
+fn resolve(p: &Path) -> PathBuf {
+    let abs = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let mut base = abs.as_path();
+    let mut rest = Vec::new();
+    let canon = loop {
+        if let Ok(c) = std::fs::canonicalize(base) {
+            break c;
+        }
+        match (base.parent(), base.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                base = parent;
+            }
+            // `..` as the last component, or the root itself: nothing to strip lexically.
+            _ => match base.parent() {
+                Some(parent) if base.ends_with("..") => {
+                    rest.push("..".into());
+                    base = parent;
+                }
+                _ => break base.to_path_buf(),
+            },
+        }
+    };
+    let mut out = canon;
+    for c in rest.iter().rev() {
+        if c == ".." {
+            out.pop();
+        } else if c != "." {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn notes_name_paths_relative_to_their_root_and_leave_words_alone() {
+        let c = Config::for_tree(Path::new("logs"), Path::new("/var/data"));
+        assert_eq!(
+            c.relative_text("logs/codex/sessions/a.jsonl: more than 9 events; logs kept"),
+            "<codex root>/a.jsonl: more than 9 events; logs kept"
+        );
+        assert_eq!(
+            c.relative_text("codex log root logs/codex/sessions does not exist; skipped"),
+            "codex log root <codex root> does not exist; skipped"
+        );
+        assert_eq!(
+            c.relative_text("xlogs/codex/sessions/a and logs/codex/sessionsX"),
+            "xlogs/codex/sessions/a and logs/codex/sessionsX"
+        );
+        assert_eq!(
+            c.path_label(Path::new("logs/claude/projects/-a/b.jsonl")),
+            "<claude_code root>/-a/b.jsonl"
+        );
+        assert_eq!(
+            c.path_label(Path::new("/var/data/index.sqlite")),
+            "<data dir>/index.sqlite"
+        );
+        assert_eq!(
+            c.path_label(Path::new("/home/me/x.jsonl")),
+            "<elsewhere>/x.jsonl"
+        );
+        assert_eq!(
+            c.path_label(Path::new("<codex root>/a.jsonl")),
+            "<codex root>/a.jsonl"
+        );
+    }
 }

@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::config::Config;
+
 /// Errors of the data layer. Bad log content is never an error (it is skipped and counted);
 /// these are failures of the environment, the index, or of a caller's request.
 #[derive(Debug, thiserror::Error)]
@@ -9,7 +11,8 @@ pub enum Error {
     /// Reading a file or directory failed.
     #[error("I/O error on {path}: {source}")]
     Io {
-        /// The file or directory.
+        /// The file or directory; from a [`TraceStore`](crate::store::TraceStore) method,
+        /// named relative to its log root ([`Config::path_label`]).
         path: PathBuf,
         /// The underlying error.
         source: std::io::Error,
@@ -18,7 +21,8 @@ pub enum Error {
     /// in `index`, which turns a column that does not decode into `CorruptIndex` instead.
     #[error("index database error: {0}")]
     Db(rusqlite::Error),
-    /// A Gemini document is being rewritten: not valid JSON yet.
+    /// A Gemini document is being rewritten: not valid JSON yet. From a
+    /// [`TraceStore`](crate::store::TraceStore) method, the path is relative to its log root.
     #[error("{0} is not a complete log document yet (being written?)")]
     Incomplete(PathBuf),
     /// No session has this id or id prefix.
@@ -73,6 +77,20 @@ pub enum Error {
 }
 
 impl Error {
+    /// The error with its paths named relative to their log root or the data dir
+    /// ([`Config::path_label`]), as it may be shown to a client.
+    pub fn relative_to(self, config: &Config) -> Self {
+        match self {
+            Error::Io { path, source } => Error::Io {
+                path: PathBuf::from(config.path_label(&path)),
+                source,
+            },
+            Error::Incomplete(path) => Error::Incomplete(PathBuf::from(config.path_label(&path))),
+            Error::Corrupt(text) => Error::Corrupt(config.relative_text(&text)),
+            other => other,
+        }
+    }
+
     pub(crate) fn io(path: &Path, source: std::io::Error) -> Self {
         Error::Io {
             path: path.to_path_buf(),

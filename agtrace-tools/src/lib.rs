@@ -25,6 +25,7 @@ pub mod error;
 pub mod index;
 pub mod model;
 pub mod providers;
+pub mod secrets;
 pub mod server;
 pub mod store;
 pub mod tools;

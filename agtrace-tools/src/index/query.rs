@@ -405,6 +405,7 @@ pub(crate) fn search(
     conn: &Connection,
     q: &SearchQuery,
     session_sid: Option<i64>,
+    mask_secrets: bool,
 ) -> Result<SearchPage> {
     let Some(mut fts) = fts_query(&q.text) else {
         return Ok(SearchPage {
@@ -473,6 +474,12 @@ pub(crate) fn search(
         )) = row
         else {
             continue;
+        };
+        // Masked before the preview is cut, so that no preview shows a part of a secret.
+        let text = if mask_secrets {
+            crate::secrets::mask(&text).into_owned()
+        } else {
+            text
         };
         let (preview, preview_start, match_start, text_chars) =
             preview(&text, &terms, PREVIEW_CHARS);

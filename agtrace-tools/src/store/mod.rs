@@ -20,10 +20,12 @@ use crate::index::{
 };
 use crate::model::{Event, Provider, TokenAccumulator, assemble, ts_from_ms};
 use crate::providers::{self, FileHint, ParseState};
+use crate::secrets;
 use cache::{FileStamp, SessionCache};
 
 mod cache;
 mod detail;
+mod private;
 
 pub use detail::{EventDetail, SessionDetail};
 
@@ -52,9 +54,12 @@ const POOL_MAX: usize = 8;
 impl TraceStore {
     /// Opens (creating or rebuilding if its schema is old) the index in `config.data_dir`.
     /// Does not index: call [`TraceStore::refresh`].
+    ///
+    /// On Unix the data dir is made mode 0700 and the index files 0600, whatever the umask;
+    /// an existing data dir and index files readable by others are tightened.
     pub fn open(config: Config) -> Result<Self> {
         config.validate()?;
-        std::fs::create_dir_all(&config.data_dir).map_err(|e| Error::io(&config.data_dir, e))?;
+        private::prepare_data_dir(&config.data_dir, &config.index_path())?;
         let conn = schema::open_ready(&config.index_path())?;
         let sessions = SessionCache::new(config.session_cache_bytes);
         Ok(TraceStore {
@@ -86,7 +91,7 @@ impl TraceStore {
                 c
             }
         };
-        let out = f(&conn);
+        let out = f(&conn).map_err(|e| self.private(e));
         if let Ok(mut p) = self.inner.pool.lock()
             && p.len() < POOL_MAX
         {
@@ -111,10 +116,23 @@ impl TraceStore {
     }
 
     fn run_index(&self, progress: Option<&mut dyn FnMut(Progress)>) -> Result<IndexStats> {
-        // A dedicated connection: the writer must not hold a pooled reader.
-        let mut conn = schema::open_ready(&self.inner.config.index_path())?;
-        conn.pragma_update(None, "cache_size", -65536)?;
-        ingest::run(&mut conn, &self.inner.config, progress)
+        let config = &self.inner.config;
+        let run = || {
+            // A dedicated connection: the writer must not hold a pooled reader.
+            let mut conn = schema::open_ready(&config.index_path())?;
+            conn.pragma_update(None, "cache_size", -65536)?;
+            ingest::run(&mut conn, config, progress)
+        };
+        let mut stats = run().map_err(|e| self.private(e))?;
+        for note in &mut stats.notes {
+            *note = config.relative_text(note);
+        }
+        Ok(stats)
+    }
+
+    /// Errors leave the store with their paths relative to the log roots: they reach clients.
+    fn private(&self, e: Error) -> Error {
+        e.relative_to(&self.inner.config)
     }
 
     /// Sessions, newest first, `limit` per page; pass the previous page's `next` as `after`.
@@ -124,7 +142,9 @@ impl TraceStore {
         after: Option<&SessionCursor>,
         limit: u32,
     ) -> Result<SessionPage> {
-        self.with_conn(|c| query::list_sessions(c, filter, after, limit))
+        let mut page = self.with_conn(|c| query::list_sessions(c, filter, after, limit))?;
+        page.sessions.iter_mut().for_each(|s| self.mask_summary(s));
+        Ok(page)
     }
 
     /// Whole id, or a unique prefix of at least [`MIN_PREFIX`](crate::index::MIN_PREFIX) characters.
@@ -140,17 +160,40 @@ impl TraceStore {
                 .map(|(_, s)| s)
                 .ok_or(Error::SessionNotFound(id))
         })
+        .map(|mut s| {
+            self.mask_summary(&mut s);
+            s
+        })
+    }
+
+    /// Whether answers mask secrets ([`Config::show_secrets`] unset).
+    fn masks(&self) -> bool {
+        !self.inner.config.show_secrets
+    }
+
+    fn mask_summary(&self, s: &mut SessionSummary) {
+        if self.masks()
+            && let Some(p) = &mut s.first_prompt
+        {
+            secrets::mask_string(p);
+        }
     }
 
     /// One session in full, parsed from its log file (id or unique prefix). Parses are kept
     /// (in a cache bounded by [`Config::session_cache_bytes`]), so calls on the same unchanged session parse it once.
     pub fn load_session(&self, id_or_prefix: &str) -> Result<Arc<SessionDetail>> {
-        let (summary, children) = self.with_conn(|c| {
+        self.load_session_inner(id_or_prefix)
+            .map_err(|e| self.private(e))
+    }
+
+    fn load_session_inner(&self, id_or_prefix: &str) -> Result<Arc<SessionDetail>> {
+        let (mut summary, children) = self.with_conn(|c| {
             let id = query::resolve(c, id_or_prefix)?;
             let (_, s) =
                 query::session_by_id(c, &id)?.ok_or_else(|| Error::SessionNotFound(id.clone()))?;
             Ok((s, query::children(c, &id)?))
         })?;
+        self.mask_summary(&mut summary);
         let path = Path::new(&summary.path);
         // Stamped before reading: a change during the parse makes the entry stale, not wrong.
         let stamp = match FileStamp::of(path) {
@@ -164,7 +207,11 @@ impl TraceStore {
         if let Some(hit) = sessions.get(stamp, |d| d.summary == summary && d.children == children) {
             return Ok(hit);
         }
-        let (_, events) = providers::parse_file(summary.provider, path, true)?;
+        let (_, mut events) = providers::parse_file(summary.provider, path, true)?;
+        // Before assembly, so that turns and steps are built from masked text too.
+        if self.masks() {
+            events.iter_mut().for_each(secrets::mask_event);
+        }
         let turns = assemble(&events);
         let mut acc = TokenAccumulator::default();
         for e in &events {
@@ -202,7 +249,7 @@ impl TraceStore {
                 }
                 None => None,
             };
-            query::search(c, q, sid)
+            query::search(c, q, sid, !self.inner.config.show_secrets)
         })
     }
 
@@ -241,6 +288,10 @@ impl TraceStore {
                 e
             }
         };
+        let mut event = event;
+        if self.masks() {
+            secrets::mask_event(&mut event);
+        }
         Ok(EventDetail {
             session_id: summary.id,
             provider: summary.provider,

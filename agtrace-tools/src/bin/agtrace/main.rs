@@ -54,6 +54,10 @@ pub struct Roots {
         value_name = "MB"
     )]
     session_cache_mb: Option<u64>,
+    /// Answer API keys, tokens and private keys found in the logs as they are instead of
+    /// masked (also AGTRACE_SHOW_SECRETS=1)
+    #[arg(long, global = true)]
+    show_secrets: bool,
 }
 
 impl Roots {
@@ -71,6 +75,8 @@ impl Roots {
         if let Some(d) = &self.data_dir {
             config.data_dir = d.clone();
         }
+        // Config::from_env has read AGTRACE_SHOW_SECRETS; the flag can only turn masking off.
+        config.show_secrets |= self.show_secrets;
         if let Some(mb) = self.session_cache_mb {
             config.session_cache_bytes = mb.saturating_mul(1 << 20);
         }

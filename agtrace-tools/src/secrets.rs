@@ -1,0 +1,335 @@
+//! Masking of secrets of well-known formats in what the tools answer.
+//!
+//! Session logs hold whatever passed through the agent: API keys pasted in a prompt, tokens in
+//! a `curl` command, a private key read from disk. Answers replace them with
+//! `[REDACTED:<kind>]` unless [`Config::show_secrets`](crate::config::Config::show_secrets)
+//! is set. The formats are those with a recognisable prefix, so ordinary text is never masked;
+//! a secret without one (a bare password) is not recognised.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::model::Event;
+
+/// A token format: its prefix, the characters of its body, the fewest body characters.
+struct Format {
+    kind: &'static str,
+    prefix: &'static str,
+    body: fn(u8) -> bool,
+    min: usize,
+    /// The prefix stays visible (`Bearer [REDACTED:bearer_token]`): it is not the secret.
+    keep_prefix: bool,
+}
+
+fn token_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+fn upper_or_digit(b: u8) -> bool {
+    b.is_ascii_uppercase() || b.is_ascii_digit()
+}
+
+fn alnum(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+}
+
+fn bearer_char(b: u8) -> bool {
+    token_char(b) || matches!(b, b'.' | b'~' | b'+' | b'/' | b'=')
+}
+
+/// Longer prefixes first: `sk-ant-` is an Anthropic key before it is an `sk-` key.
+const FORMATS: &[Format] = &[
+    Format {
+        kind: "anthropic_key",
+        prefix: "sk-ant-",
+        body: token_char,
+        min: 20,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "openai_key",
+        prefix: "sk-",
+        body: token_char,
+        min: 20,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "github_token",
+        prefix: "github_pat_",
+        body: token_char,
+        min: 20,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "github_token",
+        prefix: "ghp_",
+        body: alnum,
+        min: 30,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "github_token",
+        prefix: "gho_",
+        body: alnum,
+        min: 30,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "github_token",
+        prefix: "ghu_",
+        body: alnum,
+        min: 30,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "github_token",
+        prefix: "ghs_",
+        body: alnum,
+        min: 30,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "github_token",
+        prefix: "ghr_",
+        body: alnum,
+        min: 30,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "aws_access_key_id",
+        prefix: "AKIA",
+        body: upper_or_digit,
+        min: 16,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "aws_access_key_id",
+        prefix: "ASIA",
+        body: upper_or_digit,
+        min: 16,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "slack_token",
+        prefix: "xoxb-",
+        body: token_char,
+        min: 10,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "slack_token",
+        prefix: "xoxp-",
+        body: token_char,
+        min: 10,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "slack_token",
+        prefix: "xoxa-",
+        body: token_char,
+        min: 10,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "slack_token",
+        prefix: "xoxr-",
+        body: token_char,
+        min: 10,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "slack_token",
+        prefix: "xoxs-",
+        body: token_char,
+        min: 10,
+        keep_prefix: false,
+    },
+    Format {
+        kind: "bearer_token",
+        prefix: "Bearer ",
+        body: bearer_char,
+        min: 16,
+        keep_prefix: true,
+    },
+    Format {
+        kind: "bearer_token",
+        prefix: "bearer ",
+        body: bearer_char,
+        min: 16,
+        keep_prefix: true,
+    },
+];
+
+const KEY_BEGIN: &str = "-----BEGIN ";
+const KEY_END: &str = "-----END ";
+const DASHES: &str = "-----";
+
+/// `text` with every recognised secret replaced by `[REDACTED:<kind>]`.
+pub fn mask(text: &str) -> Cow<'_, str> {
+    // Every format starts with one of these bytes: most text is returned untouched at once.
+    if !text
+        .bytes()
+        .any(|b| matches!(b, b's' | b'g' | b'A' | b'x' | b'B' | b'b' | b'-'))
+    {
+        return Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    let mut copied = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let at_word_start = i == 0 || !token_char(bytes[i - 1]);
+        // Only at an ASCII byte: `text[i..]` must start on a character boundary.
+        if bytes[i] == b'-'
+            && let Some((end, label)) = private_key_at(text, i)
+        {
+            out.push_str(&text[copied..i]);
+            out.push_str(label);
+            copied = end;
+            i = end;
+            continue;
+        }
+        if at_word_start && let Some((start, end, kind)) = token_at(bytes, i) {
+            out.push_str(&text[copied..start]);
+            out.push_str("[REDACTED:");
+            out.push_str(kind);
+            out.push(']');
+            copied = end;
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
+    Cow::Owned(out)
+}
+
+/// A token starting at `i`: where its secret part starts and ends, and its kind.
+fn token_at(bytes: &[u8], i: usize) -> Option<(usize, usize, &'static str)> {
+    let rest = &bytes[i..];
+    let f = FORMATS
+        .iter()
+        .find(|f| rest.starts_with(f.prefix.as_bytes()))?;
+    let body_start = i + f.prefix.len();
+    let len = bytes[body_start..]
+        .iter()
+        .take_while(|&&b| (f.body)(b))
+        .count();
+    if len < f.min {
+        return None;
+    }
+    let start = if f.keep_prefix { body_start } else { i };
+    Some((start, body_start + len, f.kind))
+}
+
+/// A PEM private key block starting at `i` (to its END line, or to the end of a cut text).
+fn private_key_at(text: &str, i: usize) -> Option<(usize, &'static str)> {
+    let rest = &text[i..];
+    let header = rest.strip_prefix(KEY_BEGIN)?;
+    let line_end = header.find(DASHES)?;
+    if !header[..line_end].ends_with("PRIVATE KEY") || header[..line_end].contains('\n') {
+        return None;
+    }
+    let after_header = i + KEY_BEGIN.len() + line_end + DASHES.len();
+    let end = match text[after_header..].find(KEY_END) {
+        Some(at) => {
+            let footer = after_header + at + KEY_END.len();
+            match text[footer..].find(DASHES) {
+                Some(d) => footer + d + DASHES.len(),
+                None => text.len(),
+            }
+        }
+        None => text.len(),
+    };
+    Some((end, "[REDACTED:private_key]"))
+}
+
+/// [`mask`] in place on every string (and object key's value) of a JSON value.
+pub fn mask_json(value: &mut Value) {
+    match value {
+        Value::String(s) => {
+            if let Cow::Owned(m) = mask(s) {
+                *s = m;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(mask_json),
+        Value::Object(map) => map.values_mut().for_each(mask_json),
+        _ => {}
+    }
+}
+
+/// [`mask`] on an event's text and raw record.
+pub fn mask_event(e: &mut Event) {
+    mask_string(&mut e.text);
+    mask_json(&mut e.raw);
+}
+
+/// [`mask`] in place.
+pub fn mask_string(s: &mut String) {
+    if let Cow::Owned(m) = mask(s) {
+        *s = m;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mask;
+
+    #[test]
+    fn masks_each_format_and_leaves_ordinary_text() {
+        let cases = [
+            (
+                "key sk-ant-api03-AbCdEfGhIjKlMnOpQrStUv_wx end",
+                "key [REDACTED:anthropic_key] end",
+            ),
+            (
+                "OPENAI_API_KEY=sk-proj-AbCdEfGhIjKlMnOpQrStUvWx",
+                "OPENAI_API_KEY=[REDACTED:openai_key]",
+            ),
+            (
+                "ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789",
+                "[REDACTED:github_token]",
+            ),
+            (
+                "github_pat_11ABCDEFG0abcdefghijklmnopqrstuv",
+                "[REDACTED:github_token]",
+            ),
+            (
+                "id AKIAIOSFODNN7EXAMPLE,",
+                "id [REDACTED:aws_access_key_id],",
+            ),
+            ("xoxb-123456789012-abcdefABCDEF", "[REDACTED:slack_token]"),
+            (
+                "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.abc",
+                "Authorization: Bearer [REDACTED:bearer_token]",
+            ),
+            (
+                "a\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nxyz\n-----END RSA PRIVATE KEY-----\nb",
+                "a\n[REDACTED:private_key]\nb",
+            ),
+            (
+                "-----BEGIN OPENSSH PRIVATE KEY-----\nb3Blbn",
+                "[REDACTED:private_key]",
+            ),
+            // Not secrets: a word ending in "sk-", short prefixes, a public certificate.
+            (
+                "task-abcdefghijklmnopqrstuvwxyz run",
+                "task-abcdefghijklmnopqrstuvwxyz run",
+            ),
+            ("sk-short and AKIA alone", "sk-short and AKIA alone"),
+            (
+                "-----BEGIN CERTIFICATE-----\nMIIB",
+                "-----BEGIN CERTIFICATE-----\nMIIB",
+            ),
+            ("Bearer of news", "Bearer of news"),
+            ("héllo wörld — ✓", "héllo wörld — ✓"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(mask(text), want, "{text}");
+        }
+    }
+}
