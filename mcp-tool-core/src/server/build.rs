@@ -1,6 +1,7 @@
 //! `ToolServerBuilder::build`: every registry problem found and reported at once.
 
 use super::answer_check::AnswerCheck;
+use super::http_guard::HttpSettings;
 use super::{Inner, Prepared, ToolServer, families};
 use crate::client_limits::ClientLimits;
 use crate::envelope::{self, format_size};
@@ -48,6 +49,7 @@ pub struct ToolServerBuilder {
     check_answers: bool,
     client_limits: ClientLimits,
     schema_profile: SchemaProfile,
+    http: HttpSettings,
 }
 
 impl Default for ToolServerBuilder {
@@ -66,11 +68,32 @@ impl Default for ToolServerBuilder {
             check_answers: cfg!(debug_assertions),
             client_limits: ClientLimits::defaults(),
             schema_profile: SchemaProfile::default(),
+            http: HttpSettings::default(),
         }
     }
 }
 
 impl ToolServerBuilder {
+    /// How long a connection may take to send a request's headers, and how long a kept-alive
+    /// connection may sit idle before its next request.
+    pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+    /// How many connections are served at once. Well under the usual limit of 1,024 open files.
+    pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
+
+    /// How long a session may go without a request before it is closed.
+    pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+
+    /// The `Origin` values browsers send from pages served by this machine.
+    pub const DEFAULT_ALLOWED_ORIGINS: &[&str] = &[
+        "http://localhost:*",
+        "http://127.0.0.1:*",
+        "http://[::1]:*",
+        "https://localhost:*",
+        "https://127.0.0.1:*",
+        "https://[::1]:*",
+    ];
+
     /// The server name clients show (sent as `serverInfo.name`).
     pub fn name(mut self, name: impl Into<String>) -> Self {
         self.name = name.into();
@@ -143,6 +166,46 @@ impl ToolServerBuilder {
     /// Fails a call with the `timeout` tool error when it runs longer than this.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
+        self
+    }
+
+    /// The browser origins allowed to call the server over HTTP, replacing the default
+    /// [`DEFAULT_ALLOWED_ORIGINS`](Self::DEFAULT_ALLOWED_ORIGINS) (pages on this
+    /// machine: `http://localhost:*`, `http://127.0.0.1:*`, `http://[::1]:*` and their https
+    /// forms). A request whose `Origin` is not listed gets `403` and no data, as the MCP spec
+    /// requires against DNS rebinding; a request without `Origin` (any non-browser client)
+    /// passes. Entries are `scheme://host:port`, `:*` for any port, or `null`; an empty list
+    /// refuses every request that carries an `Origin`.
+    pub fn allowed_origins<I, S>(mut self, origins: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.http.allowed_origins = origins.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// How long an HTTP connection may take to send a request's headers, and how long a
+    /// kept-alive connection may stay idle before its next request; the connection is closed
+    /// after that. Default [`DEFAULT_HEADER_TIMEOUT`](Self::DEFAULT_HEADER_TIMEOUT).
+    pub fn http_header_timeout(mut self, timeout: Duration) -> Self {
+        self.http.header_timeout = timeout;
+        self
+    }
+
+    /// How many HTTP connections are served at once (at least one); further connections wait
+    /// until one closes. Default
+    /// [`DEFAULT_MAX_CONNECTIONS`](Self::DEFAULT_MAX_CONNECTIONS).
+    pub fn http_max_connections(mut self, max: usize) -> Self {
+        self.http.max_connections = max.max(1);
+        self
+    }
+
+    /// How long an HTTP session may go without a request before it is closed and its memory
+    /// freed. Default
+    /// [`DEFAULT_SESSION_IDLE_TIMEOUT`](Self::DEFAULT_SESSION_IDLE_TIMEOUT).
+    pub fn http_session_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.http.session_idle_timeout = timeout;
         self
     }
 
@@ -296,6 +359,7 @@ impl ToolServerBuilder {
                 lint_warnings,
                 unserved,
                 client_limits: self.client_limits,
+                http: self.http,
             }),
         })
     }

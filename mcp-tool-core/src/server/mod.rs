@@ -6,6 +6,7 @@ pub(crate) mod dispatch;
 mod families;
 mod handler;
 mod http_compat;
+mod http_guard;
 pub(crate) mod transport;
 
 pub use build::{BuildError, LintWarning, SIZE_HINT_META, ToolServerBuilder};
@@ -58,6 +59,7 @@ struct Inner {
     lint_warnings: Vec<LintWarning>,
     unserved: Vec<UnservedTool>,
     client_limits: crate::client_limits::ClientLimits,
+    http: http_guard::HttpSettings,
 }
 
 /// A tool with everything computed once at build time, so calls do no schema work.

@@ -1,7 +1,6 @@
 //! Serving a `ToolServer`: stdio, streamable HTTP, or any rmcp transport.
 
-use super::{Handler, ToolServer, http_compat};
-use axum::serve::ListenerExt;
+use super::{Handler, ToolServer, http_compat, http_guard};
 use rmcp::ServiceExt;
 use rmcp::transport::IntoTransport;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -57,32 +56,43 @@ impl ToolServer {
     }
 
     /// Serves streamable HTTP at `/mcp` on an already bound listener (e.g. port 0 in tests).
+    ///
+    /// Guarded as set on the builder: `Origin` allow-list, header and idle timeouts, a
+    /// connection limit, idle sessions closed; see
+    /// [`ToolServerBuilder::allowed_origins`](super::ToolServerBuilder::allowed_origins) and the
+    /// settings after it.
     pub async fn serve_http_on(&self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
         let local = listener.local_addr()?;
-        let mut config = StreamableHttpServerConfig::default();
+        let settings = &self.inner.http;
+        let mut config = StreamableHttpServerConfig::default()
+            .with_allowed_origins(settings.allowed_origins.iter().cloned());
+        if settings.allowed_origins.is_empty() {
+            // rmcp reads an empty list as "no check"; here it means no browser origin at all.
+            config = config.enforce_origin_validation();
+        }
         if !local.ip().is_loopback() {
             // rmcp accepts only loopback Host headers by default (DNS-rebinding protection);
             // a server bound elsewhere was meant to be reached at that address.
             config.allowed_hosts.push(local.ip().to_string());
+            tracing::warn!(
+                %local,
+                "serving MCP over HTTP on a non-loopback address: other machines can reach \
+                 these tools, and there is no authentication; bind 127.0.0.1 unless that is meant"
+            );
         }
+        let mut sessions = LocalSessionManager::default();
+        sessions.session_config.keep_alive = Some(settings.session_idle_timeout);
         let server = self.clone();
         let service = StreamableHttpService::new(
             move || Ok(Handler::new(server.clone())),
-            Arc::new(LocalSessionManager::default()),
+            Arc::new(sessions),
             config,
         );
         let router = axum::Router::new()
             .nest_service(HTTP_PATH, service)
             .layer(axum::middleware::from_fn(http_compat::client_compat));
         tracing::info!(%local, path = HTTP_PATH, "serving MCP over streamable HTTP");
-        // Without TCP_NODELAY, a response written in two parts on a kept-alive connection
-        // waits for the client's delayed ACK: ~40 ms a call instead of under one.
-        let listener = listener.tap_io(|tcp| {
-            if let Err(e) = tcp.set_nodelay(true) {
-                tracing::debug!(error = %e, "could not set TCP_NODELAY");
-            }
-        });
-        axum::serve(listener, router).await?;
+        http_guard::serve_connections(listener, router, settings).await?;
         Ok(())
     }
 }
