@@ -177,6 +177,26 @@ async fn unsupported_forms_are_invalid_parameter_saying_what_is_supported() {
 }
 
 #[tokio::test]
+async fn a_query_has_at_most_max_terms() {
+    use agtrace_tools::index::search_syntax::MAX_TERMS;
+    let s = served().await;
+    let c = &s.client;
+    let words = |n: usize| vec!["alpha"; n].join(" OR ");
+    assert_eq!(
+        found(c, &words(MAX_TERMS)).await,
+        set(&[TEXTS[0], TEXTS[4]])
+    );
+    let a = call(c, &words(MAX_TERMS + 1)).await;
+    assert_eq!(a.error_code(), Some("invalid_parameter"));
+    assert!(
+        a.error()["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("At most {MAX_TERMS} terms"))
+    );
+}
+
+#[tokio::test]
 async fn control_characters_separate_words() {
     let s = served().await;
     let c = &s.client;
