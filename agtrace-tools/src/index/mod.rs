@@ -5,10 +5,11 @@ mod decode;
 pub(crate) mod ingest;
 pub(crate) mod query;
 pub(crate) mod schema;
+pub mod search_syntax;
 
 pub use ingest::{IndexStats, Progress};
 pub use query::{
     MIN_PREFIX, PREVIEW_CHARS, ProjectInfo, ProjectRef, ProviderCounts, SearchCursor, SearchHit,
-    SearchPage, SearchQuery, SessionCursor, SessionFilter, SessionPage, SessionSummary, fts_query,
-    preview, project_key,
+    SearchPage, SearchQuery, SessionCursor, SessionFilter, SessionPage, SessionSummary, preview,
+    project_key,
 };

@@ -100,8 +100,9 @@ pub struct SessionPage {
 /// A full-text query with filters.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SearchQuery {
-    /// Free text; every whitespace-separated word must occur (each matched as a phrase, so
-    /// `ZEBRA-4471` matches that token sequence and FTS syntax characters are plain text).
+    /// Free text in the [search syntax](super::search_syntax): words all required (each matched
+    /// as a phrase, so `ZEBRA-4471` matches that token sequence), `OR`, `-word`/`NOT`, `pre*`,
+    /// `"exact phrase"`. A query the syntax rejects finds nothing.
     pub text: String,
     /// Only events of this agent.
     pub provider: Option<Provider>,
@@ -380,39 +381,20 @@ pub(crate) fn resolve(conn: &Connection, id_or_prefix: &str) -> Result<String> {
     }
 }
 
-/// Makes any user string a valid FTS5 query: each word becomes a quoted phrase (so operators,
-/// `-`, `*`, `:` and parentheses are plain text), all words required. `None` when nothing in
-/// it can match (no letter or digit).
-pub fn fts_query(user: &str) -> Option<String> {
-    let phrases: Vec<String> = user
-        .split_whitespace()
-        .filter(|w| w.chars().any(char::is_alphanumeric))
-        .map(|w| format!("\"{}\"", w.replace('"', "\"\"")))
-        .collect();
-    if phrases.is_empty() {
-        return None;
-    }
-    Some(
-        phrases
-            .iter()
-            .map(|p| format!("text : {p}"))
-            .collect::<Vec<_>>()
-            .join(" AND "),
-    )
-}
-
 pub(crate) fn search(
     conn: &Connection,
     q: &SearchQuery,
     session_sid: Option<i64>,
     mask_secrets: bool,
 ) -> Result<SearchPage> {
-    let Some(mut fts) = fts_query(&q.text) else {
+    // A query the syntax rejects finds nothing here; the search tool rejects it with the reason.
+    let Ok(parsed) = super::search_syntax::parse(&q.text) else {
         return Ok(SearchPage {
             hits: Vec::new(),
             next: None,
         });
     };
+    let mut fts = parsed.to_fts();
     if let Some(p) = q.provider {
         fts.push_str(&format!(" AND tags : {}", provider_tag(p)));
     }
@@ -436,7 +418,7 @@ pub(crate) fn search(
         .collect::<rusqlite::Result<_>>()?;
     let more = ids.len() > limit as usize;
     ids.truncate(limit as usize);
-    let terms = match_terms(&q.text);
+    let terms = parsed.match_terms();
     let mut hits = Vec::with_capacity(ids.len());
     let mut ev_st = conn.prepare_cached(
         "SELECT e.kind, e.turn, e.step, e.ts_ms, e.tool_name, e.is_error, e.text, s.id, s.provider, s.project_hash
@@ -506,17 +488,6 @@ pub(crate) fn search(
         None
     };
     Ok(SearchPage { hits, next })
-}
-
-/// Lower-cased alphanumeric runs of the query, to locate a match in the text.
-fn match_terms(q: &str) -> Vec<Vec<char>> {
-    let mut out = Vec::new();
-    for word in q.split(|c: char| !c.is_alphanumeric()) {
-        if !word.is_empty() {
-            out.push(word.chars().flat_map(char::to_lowercase).collect());
-        }
-    }
-    out
 }
 
 fn fold(c: char) -> char {

@@ -2,7 +2,8 @@
 
 use mcp_tool_core::prelude::*;
 
-use crate::index::{SearchCursor, SearchHit, SearchQuery, fts_query};
+use crate::index::search_syntax;
+use crate::index::{SearchCursor, SearchHit, SearchQuery};
 use crate::store::TraceStore;
 use crate::tools::support::text::fold_whitespace;
 use crate::model::Provider;
@@ -15,7 +16,7 @@ const HINT: &str = "Previews are ~300 characters of the event text: `get_event_d
 // Rust docs only: the tool's own description already says what it takes.
 #[schemars(description = "")]
 pub struct SearchEventPreviewsArgs {
-    /// Words that must all occur in the event text (case-insensitive).
+    /// Words that must all occur (case-insensitive); also `a OR b`, `-word`, `pre*`, `"exact phrase"`.
     pub query: String,
     /// Only events of this agent.
     pub provider: Option<Provider>,
@@ -90,8 +91,8 @@ impl From<&SearchHit> for EventPreview {
 #[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn search_event_previews(store: &TraceStore, ctx: &ToolContext, args: SearchEventPreviewsArgs) -> ToolResult<Page<EventPreview>> {
     let size_hint = ctx.size_hint();
-    if fts_query(&args.query).is_none() {
-        return Err(ToolError::invalid_parameter("query", "`query` needs at least one word with a letter or a digit."));
+    if let Err(e) = search_syntax::parse(&args.query) {
+        return Err(ToolError::invalid_parameter("query", e.0));
     }
     let after: Option<SearchCursor> = args.cursor.as_ref().map(Cursor::position).transpose()?;
     let mut query = SearchQuery {
