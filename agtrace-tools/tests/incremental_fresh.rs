@@ -1,0 +1,293 @@
+//! Incremental indexing never goes stale: after appends, same-size rewrites with the mtime set
+//! back, rewrites that keep the first lines, truncations, renames and deletions, a refresh leaves
+//! the index equal to a fresh build of the same logs in another data dir.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use agtrace_tools::config::Config;
+use agtrace_tools::store::TraceStore;
+use common::dump;
+use proptest::prelude::*;
+
+const FILES: usize = 3;
+
+/// One log: Claude for even slots, Codex for odd ones; session ids hold no digits, so digit
+/// rewrites never make two files claim one session.
+fn header(slot: usize) -> String {
+    let sid = ["alpha", "bravo", "charlie"][slot];
+    if slot % 2 == 0 {
+        String::new()
+    } else {
+        format!(
+            r#"{{"timestamp":"2025-01-01T00:00:00.000Z","type":"session_meta","payload":{{"id":"sess-{sid}","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p","originator":"codex_cli_rs","cli_version":"0.77.0","instructions":"t","source":"cli","model_provider":"openai"}}}}"#
+        ) + "\n"
+    }
+}
+
+fn line(slot: usize, n: u32) -> String {
+    let sid = ["alpha", "bravo", "charlie"][slot];
+    let n = n % 1_000_000;
+    if slot % 2 == 0 {
+        format!(
+            r#"{{"type":"user","sessionId":"sess-{sid}","uuid":"u{n:06}","timestamp":"2025-01-01T00:00:01.000Z","cwd":"/p","message":{{"role":"user","content":"note{n:06} words"}}}}"#
+        ) + "\n"
+    } else {
+        format!(
+            r#"{{"timestamp":"2025-01-01T00:00:01.000Z","type":"event_msg","payload":{{"type":"user_message","message":"note{n:06} words","images":[]}}}}"#
+        ) + "\n"
+    }
+}
+
+fn dir_of(logs: &Path, slot: usize) -> PathBuf {
+    if slot % 2 == 0 {
+        logs.join("claude/projects/-p")
+    } else {
+        logs.join("codex/sessions/2025/01/01")
+    }
+}
+
+fn name_of(slot: usize, generation: u32) -> String {
+    if slot % 2 == 0 {
+        format!("log-{slot}-{generation}.jsonl")
+    } else {
+        format!("rollout-2025-01-01T00-00-0{slot}-g{generation}.jsonl")
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Append(usize, Vec<u32>),
+    /// Changes digits at these positions (modulo the file), keeping size and mtime.
+    SameSize(usize, Vec<(usize, u8)>),
+    /// Keeps this many lines (modulo the count), replaces the rest.
+    HeadKept(usize, usize, Vec<u32>),
+    /// Cuts to this byte length (modulo the size): often mid-line.
+    Truncate(usize, usize),
+    Rename(usize),
+    Delete(usize),
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    let slot = 0..FILES;
+    let vals = prop::collection::vec(any::<u32>(), 1..4);
+    prop_oneof![
+        (slot.clone(), vals.clone()).prop_map(|(s, v)| Op::Append(s, v)),
+        (
+            slot.clone(),
+            prop::collection::vec((any::<usize>(), 0u8..10), 1..3)
+        )
+            .prop_map(|(s, v)| Op::SameSize(s, v)),
+        (slot.clone(), any::<usize>(), vals).prop_map(|(s, k, v)| Op::HeadKept(s, k, v)),
+        (slot.clone(), any::<usize>()).prop_map(|(s, n)| Op::Truncate(s, n)),
+        slot.clone().prop_map(Op::Rename),
+        slot.prop_map(Op::Delete),
+    ]
+}
+
+/// The logs on disk, as the test changes them.
+struct World {
+    logs: PathBuf,
+    /// Per slot: current file name generation, or `None` when deleted.
+    files: Vec<Option<u32>>,
+    next_gen: u32,
+}
+
+impl World {
+    fn new(logs: &Path) -> Self {
+        for slot in 0..FILES {
+            std::fs::create_dir_all(dir_of(logs, slot)).unwrap();
+        }
+        World {
+            logs: logs.to_path_buf(),
+            files: vec![None; FILES],
+            next_gen: 0,
+        }
+    }
+
+    fn path(&self, slot: usize) -> Option<PathBuf> {
+        self.files[slot].map(|g| dir_of(&self.logs, slot).join(name_of(slot, g)))
+    }
+
+    fn write(&mut self, slot: usize, bytes: &[u8], keep_mtime: bool) {
+        let path = match self.path(slot) {
+            Some(p) => p,
+            None => {
+                self.files[slot] = Some(self.next_gen);
+                self.next_gen += 1;
+                self.path(slot).unwrap()
+            }
+        };
+        let old = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+        // Rewrites in place (same inode), as an editor that truncates and writes would.
+        std::fs::write(&path, bytes).unwrap();
+        if keep_mtime && let Some(t) = old {
+            let f = std::fs::File::options().write(true).open(&path).unwrap();
+            f.set_modified(t).unwrap();
+        } else {
+            // Distinct mtimes keep indexing order (and so session numbering) deterministic.
+            let f = std::fs::File::options().write(true).open(&path).unwrap();
+            f.set_modified(SystemTime::now()).unwrap();
+        }
+    }
+
+    fn read(&self, slot: usize) -> Vec<u8> {
+        match self.path(slot) {
+            Some(p) => std::fs::read(p).unwrap(),
+            None => header(slot).into_bytes(),
+        }
+    }
+
+    fn apply(&mut self, op: &Op) {
+        match op {
+            Op::Append(s, vals) => {
+                let mut b = self.read(*s);
+                for v in vals {
+                    b.extend(line(*s, *v).bytes());
+                }
+                self.write(*s, &b, false);
+            }
+            Op::SameSize(s, changes) => {
+                let Some(_) = self.files[*s] else { return };
+                let mut b = self.read(*s);
+                let digits: Vec<usize> = (0..b.len()).filter(|&i| b[i].is_ascii_digit()).collect();
+                if digits.is_empty() {
+                    return;
+                }
+                for (pos, d) in changes {
+                    let i = digits[pos % digits.len()];
+                    b[i] = b'0' + (b[i] - b'0' + 1 + d % 9) % 10;
+                }
+                self.write(*s, &b, true);
+            }
+            Op::HeadKept(s, keep, vals) => {
+                let Some(_) = self.files[*s] else { return };
+                let b = self.read(*s);
+                let lines: Vec<&[u8]> = b.split_inclusive(|&c| c == b'\n').collect();
+                let keep = keep % (lines.len() + 1);
+                let mut out: Vec<u8> = lines[..keep].concat();
+                for v in vals {
+                    out.extend(line(*s, *v).bytes());
+                }
+                self.write(*s, &out, false);
+            }
+            Op::Truncate(s, n) => {
+                let Some(_) = self.files[*s] else { return };
+                let b = self.read(*s);
+                let n = n % (b.len() + 1);
+                self.write(*s, &b[..n], false);
+            }
+            Op::Rename(s) => {
+                let Some(from) = self.path(*s) else { return };
+                self.files[*s] = Some(self.next_gen);
+                self.next_gen += 1;
+                std::fs::rename(from, self.path(*s).unwrap()).unwrap();
+            }
+            Op::Delete(s) => {
+                if let Some(p) = self.path(*s) {
+                    std::fs::remove_file(p).unwrap();
+                    self.files[*s] = None;
+                }
+            }
+        }
+    }
+}
+
+fn fresh_dump(logs: &Path, scratch: &Path) -> Vec<String> {
+    let data = tempfile::tempdir_in(scratch).unwrap();
+    let store = TraceStore::open(Config::for_tree(logs, data.path())).unwrap();
+    store.refresh().unwrap();
+    drop(store);
+    dump(data.path())
+}
+
+/// Rows of one dump missing from the other, counted with multiplicity.
+fn missing(from: &[String], other: &[String]) -> usize {
+    let mut rest = other.to_vec();
+    from.iter()
+        .filter(|r| match rest.iter().position(|o| o == *r) {
+            Some(i) => {
+                rest.swap_remove(i);
+                false
+            }
+            None => true,
+        })
+        .count()
+}
+
+/// Runs the ops, refreshing after each; returns (stale, lost) event rows summed over the steps.
+fn run(ops: &[Op]) -> (usize, usize, Vec<String>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let logs = tmp.path().join("logs");
+    let mut world = World::new(&logs);
+    let data = tmp.path().join("data");
+    let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
+    let (mut stale, mut lost) = (0, 0);
+    let mut first_diff = Vec::new();
+    for op in ops {
+        world.apply(op);
+        store.refresh().unwrap();
+        let got = dump(&data);
+        let want = fresh_dump(&logs, tmp.path());
+        let events = |d: &[String]| -> Vec<String> {
+            d.iter().filter(|r| r.contains("note")).cloned().collect()
+        };
+        let (s, l) = (
+            missing(&events(&got), &events(&want)),
+            missing(&events(&want), &events(&got)),
+        );
+        stale += s;
+        lost += l;
+        if got != want && first_diff.is_empty() {
+            first_diff = vec![format!("after {op:?}")];
+            first_diff.extend(got.iter().filter(|r| !want.contains(r)).map(|r| format!("- {r}")));
+            first_diff.extend(want.iter().filter(|r| !got.contains(r)).map(|r| format!("+ {r}")));
+        }
+    }
+    (stale, lost, first_diff)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_refresh_equals_a_fresh_build(ops in prop::collection::vec(op(), 1..14)) {
+        let (stale, lost, diff) = run(&ops);
+        prop_assert!(diff.is_empty(), "stale {stale}, lost {lost}: {:#?}", diff);
+    }
+}
+
+/// The two cases of the issue, each after a first index of the log.
+#[test]
+fn the_issue_scenarios_leave_nothing_stale_or_lost() {
+    let seed: Vec<u32> = (1..=40).collect();
+    let scenarios: Vec<(&str, Vec<Op>)> = vec![
+        (
+            "same size and mtime, every line rewritten",
+            vec![
+                Op::Append(0, seed.clone()),
+                Op::SameSize(0, (0..2000).map(|i| (i, 3)).collect()),
+            ],
+        ),
+        (
+            "same size and mtime, one digit changed",
+            vec![Op::Append(1, seed.clone()), Op::SameSize(1, vec![(usize::MAX, 4)])],
+        ),
+        (
+            "first 10 lines kept, the rest rewritten longer",
+            vec![
+                Op::Append(0, seed.clone()),
+                Op::HeadKept(0, 10, (500..540).collect()),
+            ],
+        ),
+    ];
+    let mut report = Vec::new();
+    for (name, ops) in &scenarios {
+        let (stale, lost, diff) = run(ops);
+        report.push(format!("{name}: {stale} stale, {lost} lost"));
+        assert!(diff.is_empty(), "{name}: {diff:#?}");
+    }
+    eprintln!("{}", report.join("\n"));
+}
