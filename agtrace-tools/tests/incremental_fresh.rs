@@ -60,7 +60,8 @@ fn name_of(slot: usize, generation: u32) -> String {
 #[derive(Debug, Clone)]
 enum Op {
     Append(usize, Vec<u32>),
-    /// Changes digits at these positions (modulo the file), keeping size and mtime.
+    /// Changes digits at these positions counted from the end (modulo the file's digits),
+    /// keeping size and mtime.
     SameSize(usize, Vec<(usize, u8)>),
     /// Keeps this many lines (modulo the count), replaces the rest.
     HeadKept(usize, usize, Vec<u32>),
@@ -68,6 +69,8 @@ enum Op {
     Truncate(usize, usize),
     Rename(usize),
     Delete(usize),
+    /// Waits until the files' ctimes are old enough to be trusted on their own.
+    Settle,
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -157,7 +160,7 @@ impl World {
                     return;
                 }
                 for (pos, d) in changes {
-                    let i = digits[pos % digits.len()];
+                    let i = digits[digits.len() - 1 - pos % digits.len()];
                     b[i] = b'0' + (b[i] - b'0' + 1 + d % 9) % 10;
                 }
                 self.write(*s, &b, true);
@@ -185,6 +188,7 @@ impl World {
                 self.next_gen += 1;
                 std::fs::rename(from, self.path(*s).unwrap()).unwrap();
             }
+            Op::Settle => std::thread::sleep(std::time::Duration::from_millis(2100)),
             Op::Delete(s) => {
                 if let Some(p) = self.path(*s) {
                     std::fs::remove_file(p).unwrap();
@@ -321,4 +325,91 @@ fn the_issue_scenarios_leave_nothing_stale_or_lost() {
     }
     eprintln!("{}", report.join("\n"));
     assert!(diffs.is_empty(), "{diffs:#?}");
+}
+
+/// Over 128 KB only the first 4 KB and the last 64 KB of the indexed prefix are hashed; with a
+/// ctime old enough to trust, a change anywhere is caught.
+#[test]
+fn large_logs_are_checked_by_their_sampled_fingerprint_and_ctime() {
+    let many: Vec<u32> = (0..1000).collect();
+    let cases: Vec<(&str, Vec<Op>)> = vec![
+        (
+            "grown, last indexed lines rewritten",
+            vec![
+                Op::Append(0, many.clone()),
+                Op::HeadKept(0, 990, (5000..5020).collect()),
+            ],
+        ),
+        (
+            "same size and mtime, last line changed",
+            vec![Op::Append(0, many.clone()), Op::SameSize(0, vec![(0, 5)])],
+        ),
+        (
+            "same size and mtime, middle changed, trusted ctime",
+            vec![
+                Op::Append(0, many.clone()),
+                Op::Settle,
+                Op::Append(2, vec![1]),
+                Op::SameSize(0, vec![(15_000, 5)]),
+            ],
+        ),
+    ];
+    for (name, ops) in &cases {
+        let (stale, lost, diff) = run(ops);
+        assert!(
+            diff.is_empty(),
+            "{name}: {stale} stale, {lost} lost: {diff:#?}"
+        );
+    }
+}
+
+/// An index written by version 7 (no fingerprint columns) opens without a rebuild, and its
+/// next refresh re-parses each file once, since nothing proves the rows current.
+#[test]
+fn a_version_7_index_is_migrated_and_each_file_reparsed_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (logs, store) = common::sample_store(tmp.path());
+    store.refresh().unwrap();
+    drop(store);
+    let data = tmp.path().join("data");
+    {
+        let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
+        // The `files` table exactly as version 7 created it.
+        conn.execute_batch(
+            "CREATE TABLE old AS SELECT path, provider, size, mtime_ns, parsed_offset, head_hash, sid, state FROM files;
+             DROP TABLE files;
+             CREATE TABLE files (
+                 path TEXT PRIMARY KEY,
+                 provider INTEGER NOT NULL,
+                 size INTEGER NOT NULL,
+                 mtime_ns INTEGER NOT NULL,
+                 parsed_offset INTEGER NOT NULL,
+                 head_hash TEXT NOT NULL,
+                 sid INTEGER NOT NULL,
+                 state TEXT NOT NULL
+             );
+             INSERT INTO files SELECT * FROM old;
+             DROP TABLE old;
+             PRAGMA user_version = 7;",
+        )
+        .unwrap();
+    }
+    let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
+    let kept = store
+        .list_sessions(&Default::default(), None, 100)
+        .unwrap()
+        .sessions
+        .len();
+    assert_eq!(kept, 5, "the migration kept the indexed sessions");
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (10, 0));
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
+    drop(store);
+    let version: i64 = rusqlite::Connection::open(data.join("index.sqlite"))
+        .unwrap()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 8);
+    assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }

@@ -10,20 +10,20 @@
 //! Each file's row keeps its size, mtime, inode and ctime, a hash of its first 4 KB and a hash
 //! of the indexed prefix (all of it up to 128 KB, else its last 64 KB before the parsed offset).
 //!
-//! - **Unchanged** (skipped without reading): same size, mtime, inode and ctime. A write of any
-//!   kind updates the ctime, and unlike the mtime it cannot be set back, so a rewrite that keeps
-//!   size and mtime is caught. Where there is no ctime (non-Unix), or the file changed within
-//!   [`RACY_NS`] of being indexed (a coarse ctime clock may not have ticked since), the two
-//!   hashes are compared too.
+//! - **Unchanged** (skipped without reading): same size, mtime, inode and ctime. Any write
+//!   updates the ctime, and unlike the mtime it cannot be set back, so a rewrite that keeps size
+//!   and mtime is caught. A ctime within [`RACY_NS`] of the moment the file was indexed is
+//!   stored as unknown (a coarse ctime clock might not tick before the next write), as it is
+//!   where there is none (non-Unix); for such a row the two hashes decide instead.
 //! - **Appended**: same inode, at least as long as the parsed offset, and both hashes of the
 //!   indexed prefix still match; parsing resumes at the offset.
 //! - **Rewritten**: anything else; the file is parsed from the start and its rows replaced.
 //!
-//! The remaining blind spot: a file over 128 KB that grows while bytes between its first 4 KB
-//! and the last 64 KB of the indexed prefix are changed in place is taken for an append, and
-//! (without a ctime, or within the racy window) so is a same-size, same-mtime change confined to
-//! that middle. Hashing the whole prefix would close it at the cost of re-reading every growing
-//! log in full on every refresh.
+//! The remaining blind spot is the middle of a file over 128 KB: bytes between its first 4 KB
+//! and the last 64 KB of the indexed prefix changed in place while the file also grows are
+//! taken for an append; and for a row without a trusted ctime, the same change keeping size and
+//! mtime is taken for no change. Hashing the whole prefix would close it at the cost of
+//! re-reading every growing log in full on every refresh.
 
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
@@ -125,8 +125,11 @@ struct Found {
     size: u64,
     mtime_ns: i64,
     ino: i64,
-    /// 0 when unknown or within [`RACY_NS`] of discovery.
+    /// 0 when unknown.
     ctime_ns: i64,
+    /// The ctime to store: 0 when within [`RACY_NS`] of discovery, so the next run compares
+    /// content instead of trusting it.
+    stored_ctime_ns: i64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -245,7 +248,7 @@ fn discover(cfg: &Config, stats: &mut IndexStats) -> Vec<Found> {
                         continue;
                     };
                     let (ino, ctime_ns) = identity(&md);
-                    let ctime_ns = if now.saturating_sub(ctime_ns) < RACY_NS {
+                    let stored_ctime_ns = if now.saturating_sub(ctime_ns) < RACY_NS {
                         0
                     } else {
                         ctime_ns
@@ -258,6 +261,7 @@ fn discover(cfg: &Config, stats: &mut IndexStats) -> Vec<Found> {
                         mtime_ns,
                         ino,
                         ctime_ns,
+                        stored_ctime_ns,
                     });
                 }
             }
@@ -352,15 +356,11 @@ fn plan_for(found: &Found, row: Option<&FileRow>) -> Option<Plan> {
         return Some(Plan::Full);
     }
     if row.size == found.size && row.mtime_ns == found.mtime_ns {
-        let trusted_ctime = row.ctime_ns != 0 && found.ctime_ns != 0;
-        if trusted_ctime && row.ctime_ns == found.ctime_ns {
-            return None;
+        // A stored ctime was old enough when indexed that any later write has a later one.
+        if row.ctime_ns != 0 {
+            return (row.ctime_ns != found.ctime_ns).then_some(Plan::Full);
         }
-        // A ctime that moved means a write; without one only the content can tell.
-        if !trusted_ctime && prefix_matches(found, row) {
-            return None;
-        }
-        return Some(Plan::Full);
+        return (!prefix_matches(found, row)).then_some(Plan::Full);
     }
     if found.provider == Provider::Gemini {
         return Some(Plan::Full);
@@ -608,7 +608,7 @@ fn apply(
         state_json,
         parsed.tail_hash,
         f.ino,
-        f.ctime_ns
+        f.stored_ctime_ns
     ])?;
     Ok(Some(added))
 }
@@ -703,10 +703,17 @@ pub fn run(
         .cloned()
         .collect();
     let mut jobs = Vec::new();
+    // Unchanged files whose stored ctime was too recent to trust and now is not.
+    let mut settled = Vec::new();
     for f in &found {
         let row = rows.get(&f.key);
         match plan_for(f, row) {
-            None => stats.files_skipped += 1,
+            None => {
+                stats.files_skipped += 1;
+                if f.stored_ctime_ns != 0 && row.is_some_and(|r| r.ctime_ns == 0) {
+                    settled.push(f);
+                }
+            }
             Some(plan) => jobs.push(Job {
                 found: f.clone(),
                 base: row.cloned(),
@@ -733,6 +740,29 @@ pub fn run(
         files_done: 0,
         files_total,
     };
+    if !settled.is_empty() {
+        // Without this a row indexed while its file was being written would be checked by
+        // content sample only, for as long as the file stays unchanged. The content was found
+        // unchanged after this ctime was read, so the ctime stands for it; the guard skips rows
+        // another indexer rewrote meanwhile.
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        {
+            let mut st = tx.prepare(
+                "UPDATE files SET ctime_ns = ?1
+                 WHERE path = ?2 AND size = ?3 AND mtime_ns = ?4 AND ino = ?5 AND ctime_ns = 0",
+            )?;
+            for f in &settled {
+                st.execute(params![
+                    f.stored_ctime_ns,
+                    f.key,
+                    f.size as i64,
+                    f.mtime_ns,
+                    f.ino
+                ])?;
+            }
+        }
+        tx.commit()?;
+    }
     if jobs.is_empty() && removed.is_empty() {
         stats.elapsed_ms = started.elapsed().as_millis() as u64;
         return Ok(stats);

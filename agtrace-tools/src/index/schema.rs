@@ -76,6 +76,9 @@ CREATE INDEX sessions_by_project ON sessions(project_hash, start_ms DESC);
 CREATE INDEX sessions_by_parent ON sessions(parent_id) WHERE parent_id IS NOT NULL;
 -- Covers the per-project counts of get_project_info: no table row is read.
 CREATE INDEX sessions_by_project_activity ON sessions(project_hash, provider, start_ms, end_ms);
+-- tail_hash: hash of the indexed prefix (all of it up to 128 KB, else its last 64 KB); NULL in
+-- rows migrated from version 7, which makes the next run re-parse that file. ino, ctime_ns:
+-- inode and ctime (Unix; 0 elsewhere, or when the file changed too recently to trust).
 CREATE TABLE files (
     path TEXT PRIMARY KEY,
     provider INTEGER NOT NULL,
@@ -85,10 +88,7 @@ CREATE TABLE files (
     head_hash TEXT NOT NULL,
     sid INTEGER NOT NULL,
     state TEXT NOT NULL,
-    -- Hash of the indexed prefix (all of it up to 128 KB, else its last 64 KB); NULL in rows
-    -- migrated from version 7, which makes the next run re-parse that file.
     tail_hash TEXT,
-    -- Inode and ctime (Unix; 0 elsewhere, or when the file changed too recently to trust).
     ino INTEGER NOT NULL DEFAULT 0,
     ctime_ns INTEGER NOT NULL DEFAULT 0
 );
