@@ -4,6 +4,26 @@
 //! row inside its write transaction, so two indexers (say the MCP server and a CLI) running at
 //! once never apply an append twice or on top of a different base: a conflicting file is simply
 //! re-parsed from the start and replaced.
+//!
+//! # When a file counts as unchanged, appended or rewritten
+//!
+//! Each file's row keeps its size, mtime, inode and ctime, a hash of its first 4 KB and a hash
+//! of the indexed prefix (all of it up to 128 KB, else its last 64 KB before the parsed offset).
+//!
+//! - **Unchanged** (skipped without reading): same size, mtime, inode and ctime. Any write
+//!   updates the ctime, and unlike the mtime it cannot be set back, so a rewrite that keeps size
+//!   and mtime is caught. A ctime within [`RACY_NS`] of the moment the file was indexed is
+//!   stored as unknown (a coarse ctime clock might not tick before the next write), as it is
+//!   where there is none (non-Unix); for such a row the two hashes decide instead.
+//! - **Appended**: same inode, at least as long as the parsed offset, and both hashes of the
+//!   indexed prefix still match; parsing resumes at the offset.
+//! - **Rewritten**: anything else; the file is parsed from the start and its rows replaced.
+//!
+//! The remaining blind spot is the middle of a file over 128 KB: bytes between its first 4 KB
+//! and the last 64 KB of the indexed prefix changed in place while the file also grows are
+//! taken for an append; and for a row without a trusted ctime, the same change keeping size and
+//! mtime is taken for no change. Hashing the whole prefix would close it at the cost of
+//! re-reading every growing log in full on every refresh.
 
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
@@ -25,6 +45,12 @@ use crate::providers::{self, FileHint, ParseState};
 
 /// Bytes a file's head is hashed over, to tell an append from a rewrite.
 const HEAD_LEN: u64 = 4096;
+/// The last bytes of the indexed prefix hashed for the same purpose; a prefix of at most twice
+/// this is hashed whole.
+const TAIL_LEN: u64 = 64 << 10;
+/// A ctime this close to the moment the file was examined is not trusted on its own: on a
+/// filesystem with a coarse clock a later write in the same tick leaves it unchanged.
+const RACY_NS: i64 = 2_000_000_000;
 /// Event text written per transaction before committing. Each commit flushes FTS5's pending
 /// terms as one new segment, so larger transactions mean fewer segments to merge; 128 MB holds
 /// the write lock about 2 s and keeps the indexer under about 150 MB of memory.
@@ -54,7 +80,7 @@ pub struct IndexStats {
     pub files_parsed: u64,
     /// Parsed from where the previous run stopped.
     pub files_appended: u64,
-    /// Unchanged since the last run (same size and mtime).
+    /// Unchanged since the last run (same size, mtime, inode and ctime, or same content sample).
     pub files_skipped: u64,
     /// Files gone since the last run: their sessions were dropped.
     pub files_removed: u64,
@@ -98,6 +124,12 @@ struct Found {
     key: String,
     size: u64,
     mtime_ns: i64,
+    ino: i64,
+    /// 0 when unknown.
+    ctime_ns: i64,
+    /// The ctime to store: 0 when within [`RACY_NS`] of discovery, so the next run compares
+    /// content instead of trusting it.
+    stored_ctime_ns: i64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -108,6 +140,9 @@ struct FileRow {
     head_hash: String,
     sid: i64,
     state: String,
+    tail_hash: Option<String>,
+    ino: i64,
+    ctime_ns: i64,
 }
 
 #[derive(Debug, Clone)]
@@ -134,6 +169,7 @@ struct ParsedFile {
     events: Vec<Event>,
     end_offset: u64,
     head_hash: String,
+    tail_hash: String,
     appended: bool,
 }
 
@@ -153,8 +189,33 @@ fn matches_provider(p: Provider, path: &Path) -> bool {
     }
 }
 
+/// Inode and ctime of a file, or zeros where the platform has none.
+#[cfg(unix)]
+fn identity(md: &std::fs::Metadata) -> (i64, i64) {
+    use std::os::unix::fs::MetadataExt;
+    (
+        md.ino() as i64,
+        md.ctime()
+            .saturating_mul(1_000_000_000)
+            .saturating_add(md.ctime_nsec()),
+    )
+}
+
+#[cfg(not(unix))]
+fn identity(_md: &std::fs::Metadata) -> (i64, i64) {
+    (0, 0)
+}
+
+fn now_ns() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos() as i64)
+        .unwrap_or(0)
+}
+
 fn discover(cfg: &Config, stats: &mut IndexStats) -> Vec<Found> {
     let mut out = Vec::new();
+    let now = now_ns();
     for p in Provider::ALL {
         let root = cfg.root(p);
         if !root.is_dir() {
@@ -186,12 +247,21 @@ fn discover(cfg: &Config, stats: &mut IndexStats) -> Vec<Found> {
                     let Some(key) = path.to_str().map(str::to_string) else {
                         continue;
                     };
+                    let (ino, ctime_ns) = identity(&md);
+                    let stored_ctime_ns = if now.saturating_sub(ctime_ns) < RACY_NS {
+                        0
+                    } else {
+                        ctime_ns
+                    };
                     out.push(Found {
                         provider: p,
                         path,
                         key,
                         size: md.len(),
                         mtime_ns,
+                        ino,
+                        ctime_ns,
+                        stored_ctime_ns,
                     });
                 }
             }
@@ -200,17 +270,42 @@ fn discover(cfg: &Config, stats: &mut IndexStats) -> Vec<Found> {
     out
 }
 
-fn head_hash(file: &mut File, len: u64) -> std::io::Result<String> {
+fn hash_range(file: &mut File, start: u64, len: u64) -> std::io::Result<String> {
     let mut buf = Vec::with_capacity(len as usize);
-    file.seek(SeekFrom::Start(0))?;
+    file.seek(SeekFrom::Start(start))?;
     file.take(len).read_to_end(&mut buf)?;
+    if (buf.len() as u64) < len {
+        return Err(std::io::ErrorKind::UnexpectedEof.into());
+    }
     let d = Sha256::digest(&buf);
     Ok(d.iter().take(12).map(|b| format!("{b:02x}")).collect())
 }
 
+/// The head and tail hashes of the first `offset` bytes (see the module notes).
+fn fingerprint(file: &mut File, offset: u64) -> std::io::Result<(String, String)> {
+    let head = hash_range(file, 0, offset.min(HEAD_LEN))?;
+    let start = if offset <= 2 * TAIL_LEN {
+        0
+    } else {
+        offset - TAIL_LEN
+    };
+    let tail = hash_range(file, start, offset - start)?;
+    Ok((head, tail))
+}
+
+/// Whether the file still holds, in its first `row.offset` bytes, what was indexed.
+fn prefix_matches(found: &Found, row: &FileRow) -> bool {
+    let Some(tail) = &row.tail_hash else {
+        return false;
+    };
+    File::open(&found.path)
+        .and_then(|mut f| fingerprint(&mut f, row.offset))
+        .is_ok_and(|(h, t)| h == row.head_hash && &t == tail)
+}
+
 fn load_rows(conn: &Connection) -> Result<HashMap<String, FileRow>> {
     let mut st = conn
-        .prepare("SELECT path, size, mtime_ns, parsed_offset, head_hash, sid, state FROM files")?;
+        .prepare("SELECT path, size, mtime_ns, parsed_offset, head_hash, sid, state, tail_hash, ino, ctime_ns FROM files")?;
     let rows = st.query_map([], |r| {
         Ok((
             r.get::<_, String>(0)?,
@@ -221,6 +316,9 @@ fn load_rows(conn: &Connection) -> Result<HashMap<String, FileRow>> {
                 head_hash: r.get(4)?,
                 sid: r.get(5)?,
                 state: r.get(6)?,
+                tail_hash: r.get(7)?,
+                ino: r.get(8)?,
+                ctime_ns: r.get(9)?,
             },
         ))
     })?;
@@ -230,7 +328,7 @@ fn load_rows(conn: &Connection) -> Result<HashMap<String, FileRow>> {
 fn load_row(tx: &Transaction, key: &str) -> Result<Option<FileRow>> {
     Ok(tx
         .query_row(
-            "SELECT size, mtime_ns, parsed_offset, head_hash, sid, state FROM files WHERE path = ?1",
+            "SELECT size, mtime_ns, parsed_offset, head_hash, sid, state, tail_hash, ino, ctime_ns FROM files WHERE path = ?1",
             [key],
             |r| {
                 Ok(FileRow {
@@ -240,6 +338,9 @@ fn load_row(tx: &Transaction, key: &str) -> Result<Option<FileRow>> {
                     head_hash: r.get(3)?,
                     sid: r.get(4)?,
                     state: r.get(5)?,
+                    tail_hash: r.get(6)?,
+                    ino: r.get(7)?,
+                    ctime_ns: r.get(8)?,
                 })
             },
         )
@@ -251,18 +352,22 @@ fn plan_for(found: &Found, row: Option<&FileRow>) -> Option<Plan> {
     let Some(row) = row else {
         return Some(Plan::Full);
     };
-    if row.size == found.size && row.mtime_ns == found.mtime_ns {
-        return None;
-    }
-    if found.provider == Provider::Gemini || found.size < row.offset {
+    if row.tail_hash.is_none() || row.ino != found.ino || found.size < row.offset {
         return Some(Plan::Full);
     }
-    // An append keeps the head; a rewrite that happens to be longer does not.
-    let same_head = File::open(&found.path)
-        .and_then(|mut f| head_hash(&mut f, row.offset.min(HEAD_LEN)))
-        .is_ok_and(|h| h == row.head_hash);
+    if row.size == found.size && row.mtime_ns == found.mtime_ns {
+        // A stored ctime was old enough when indexed that any later write has a later one.
+        if row.ctime_ns != 0 {
+            return (row.ctime_ns != found.ctime_ns).then_some(Plan::Full);
+        }
+        return (!prefix_matches(found, row)).then_some(Plan::Full);
+    }
+    if found.provider == Provider::Gemini {
+        return Some(Plan::Full);
+    }
+    // An append keeps the indexed prefix; a rewrite that happens to be longer does not.
     match serde_json::from_str::<ParseState>(&row.state) {
-        Ok(state) if same_head => Some(Plan::Append {
+        Ok(state) if prefix_matches(found, row) => Some(Plan::Append {
             offset: row.offset,
             state: Box::new(state),
         }),
@@ -298,12 +403,13 @@ fn parse_job(job: &Job) -> Result<Option<ParsedFile>> {
         let chunk = providers::parse_jsonl(&mut state, &bytes, offset, false);
         (chunk.events, chunk.end_offset)
     };
-    let head = head_hash(&mut file, end_offset.min(HEAD_LEN)).map_err(|e| Error::io(&f.path, e))?;
+    let (head, tail) = fingerprint(&mut file, end_offset).map_err(|e| Error::io(&f.path, e))?;
     Ok(Some(ParsedFile {
         state,
         events,
         end_offset,
         head_hash: head,
+        tail_hash: tail,
         appended,
     }))
 }
@@ -350,14 +456,11 @@ fn apply(
     let notes = &mut stats.notes;
     let f = &job.found;
     let current = load_row(tx, &f.key)?;
-    if current
-        .as_ref()
-        .is_some_and(|r| r.size == f.size && r.mtime_ns == f.mtime_ns)
-    {
-        return Ok(None);
-    }
     let parsed = if current != job.base {
         // Someone else indexed this file since we planned: our append base is stale.
+        if current.is_some() && plan_for(f, current.as_ref()).is_none() {
+            return Ok(None);
+        }
         let fresh = Job {
             found: f.clone(),
             base: current.clone(),
@@ -491,8 +594,8 @@ fn apply(
     tx.prepare_cached("DELETE FROM files WHERE path = ?1")?
         .execute([&f.key])?;
     tx.prepare_cached(
-        "INSERT INTO files (path, provider, size, mtime_ns, parsed_offset, head_hash, sid, state)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO files (path, provider, size, mtime_ns, parsed_offset, head_hash, sid, state, tail_hash, ino, ctime_ns)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
     .execute(params![
         f.key,
@@ -502,7 +605,10 @@ fn apply(
         parsed.end_offset as i64,
         parsed.head_hash,
         sid,
-        state_json
+        state_json,
+        parsed.tail_hash,
+        f.ino,
+        f.stored_ctime_ns
     ])?;
     Ok(Some(added))
 }
@@ -597,10 +703,17 @@ pub fn run(
         .cloned()
         .collect();
     let mut jobs = Vec::new();
+    // Unchanged files whose stored ctime was too recent to trust and now is not.
+    let mut settled = Vec::new();
     for f in &found {
         let row = rows.get(&f.key);
         match plan_for(f, row) {
-            None => stats.files_skipped += 1,
+            None => {
+                stats.files_skipped += 1;
+                if f.stored_ctime_ns != 0 && row.is_some_and(|r| r.ctime_ns == 0) {
+                    settled.push(f);
+                }
+            }
             Some(plan) => jobs.push(Job {
                 found: f.clone(),
                 base: row.cloned(),
@@ -627,6 +740,29 @@ pub fn run(
         files_done: 0,
         files_total,
     };
+    if !settled.is_empty() {
+        // Without this a row indexed while its file was being written would be checked by
+        // content sample only, for as long as the file stays unchanged. The content was found
+        // unchanged after this ctime was read, so the ctime stands for it; the guard skips rows
+        // another indexer rewrote meanwhile.
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        {
+            let mut st = tx.prepare(
+                "UPDATE files SET ctime_ns = ?1
+                 WHERE path = ?2 AND size = ?3 AND mtime_ns = ?4 AND ino = ?5 AND ctime_ns = 0",
+            )?;
+            for f in &settled {
+                st.execute(params![
+                    f.stored_ctime_ns,
+                    f.key,
+                    f.size as i64,
+                    f.mtime_ns,
+                    f.ino
+                ])?;
+            }
+        }
+        tx.commit()?;
+    }
     if jobs.is_empty() && removed.is_empty() {
         stats.elapsed_ms = started.elapsed().as_millis() as u64;
         return Ok(stats);

@@ -10,7 +10,17 @@ use crate::error::Result;
 
 /// Bump on any change to the tables or to what the parsers produce: an index with another
 /// version is dropped and rebuilt rather than misread.
-pub const SCHEMA_VERSION: i64 = 7;
+pub const SCHEMA_VERSION: i64 = 8;
+
+/// The previous version, which [`ensure`] migrates in place: version 8 only added the `files`
+/// fingerprint columns, and a row whose `tail_hash` is NULL is simply re-parsed from the start.
+const MIGRATABLE_VERSION: i64 = 7;
+
+const MIGRATE_7_TO_8: &str = r#"
+ALTER TABLE files ADD COLUMN tail_hash TEXT;
+ALTER TABLE files ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;
+"#;
 
 pub const EVENT_BITS: u32 = 24;
 pub const MAX_EVENTS_PER_SESSION: u32 = (1 << EVENT_BITS) - 1;
@@ -66,6 +76,9 @@ CREATE INDEX sessions_by_project ON sessions(project_hash, start_ms DESC);
 CREATE INDEX sessions_by_parent ON sessions(parent_id) WHERE parent_id IS NOT NULL;
 -- Covers the per-project counts of get_project_info: no table row is read.
 CREATE INDEX sessions_by_project_activity ON sessions(project_hash, provider, start_ms, end_ms);
+-- tail_hash: hash of the indexed prefix (all of it up to 128 KB, else its last 64 KB); NULL in
+-- rows migrated from version 7, which makes the next run re-parse that file. ino, ctime_ns:
+-- inode and ctime (Unix; 0 elsewhere, or when the file changed too recently to trust).
 CREATE TABLE files (
     path TEXT PRIMARY KEY,
     provider INTEGER NOT NULL,
@@ -74,7 +87,10 @@ CREATE TABLE files (
     parsed_offset INTEGER NOT NULL,
     head_hash TEXT NOT NULL,
     sid INTEGER NOT NULL,
-    state TEXT NOT NULL
+    state TEXT NOT NULL,
+    tail_hash TEXT,
+    ino INTEGER NOT NULL DEFAULT 0,
+    ctime_ns INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE events (
     eid INTEGER PRIMARY KEY,
@@ -172,7 +188,8 @@ fn is_busy(e: &rusqlite::Error) -> bool {
     )
 }
 
-/// Creates the schema, or drops an index of another version and creates it anew.
+/// Creates the schema, migrates an index of the previous version in place, or drops an index of
+/// any other version and creates it anew.
 pub fn ensure(conn: &mut Connection) -> Result<()> {
     let current: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if current == SCHEMA_VERSION {
@@ -181,7 +198,10 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     // Another process may have rebuilt it while we waited for the lock.
     let current: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if current != SCHEMA_VERSION {
+    if current == MIGRATABLE_VERSION {
+        tx.execute_batch(MIGRATE_7_TO_8)?;
+        tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    } else if current != SCHEMA_VERSION {
         let mut names: Vec<(String, String)> = {
             let mut st = tx.prepare("SELECT type, name FROM sqlite_master WHERE type IN ('table','view') AND name NOT LIKE 'sqlite_%'")?;
             st.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?

@@ -1,0 +1,415 @@
+//! Incremental indexing never goes stale: after appends, same-size rewrites with the mtime set
+//! back, rewrites that keep the first lines, truncations, renames and deletions, a refresh leaves
+//! the index equal to a fresh build of the same logs in another data dir.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use agtrace_tools::config::Config;
+use agtrace_tools::store::TraceStore;
+use common::dump;
+use proptest::prelude::*;
+
+const FILES: usize = 3;
+
+/// One log: Claude for even slots, Codex for odd ones; session ids hold no digits, so digit
+/// rewrites never make two files claim one session.
+fn header(slot: usize) -> String {
+    let sid = ["alpha", "bravo", "charlie"][slot];
+    if slot.is_multiple_of(2) {
+        String::new()
+    } else {
+        format!(
+            r#"{{"timestamp":"2025-01-01T00:00:00.000Z","type":"session_meta","payload":{{"id":"sess-{sid}","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p","originator":"codex_cli_rs","cli_version":"0.77.0","instructions":"t","source":"cli","model_provider":"openai"}}}}"#
+        ) + "\n"
+    }
+}
+
+fn line(slot: usize, n: u32) -> String {
+    let sid = ["alpha", "bravo", "charlie"][slot];
+    let n = n % 1_000_000;
+    if slot.is_multiple_of(2) {
+        format!(
+            r#"{{"type":"user","sessionId":"sess-{sid}","uuid":"u{n:06}","timestamp":"2025-01-01T00:00:01.000Z","cwd":"/p","message":{{"role":"user","content":"note{n:06} words"}}}}"#
+        ) + "\n"
+    } else {
+        format!(
+            r#"{{"timestamp":"2025-01-01T00:00:01.000Z","type":"event_msg","payload":{{"type":"user_message","message":"note{n:06} words","images":[]}}}}"#
+        ) + "\n"
+    }
+}
+
+fn dir_of(logs: &Path, slot: usize) -> PathBuf {
+    if slot.is_multiple_of(2) {
+        logs.join("claude/projects/-p")
+    } else {
+        logs.join("codex/sessions/2025/01/01")
+    }
+}
+
+fn name_of(slot: usize, generation: u32) -> String {
+    if slot.is_multiple_of(2) {
+        format!("log-{slot}-{generation}.jsonl")
+    } else {
+        format!("rollout-2025-01-01T00-00-0{slot}-g{generation}.jsonl")
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Op {
+    Append(usize, Vec<u32>),
+    /// Changes digits at these positions counted from the end (modulo the file's digits),
+    /// keeping size and mtime.
+    SameSize(usize, Vec<(usize, u8)>),
+    /// Keeps this many lines (modulo the count), replaces the rest.
+    HeadKept(usize, usize, Vec<u32>),
+    /// Cuts to this byte length (modulo the size): often mid-line.
+    Truncate(usize, usize),
+    Rename(usize),
+    Delete(usize),
+    /// Waits until the files' ctimes are old enough to be trusted on their own.
+    Settle,
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    let slot = 0..FILES;
+    let vals = prop::collection::vec(any::<u32>(), 1..4);
+    prop_oneof![
+        (slot.clone(), vals.clone()).prop_map(|(s, v)| Op::Append(s, v)),
+        (
+            slot.clone(),
+            prop::collection::vec((any::<usize>(), 0u8..10), 1..3)
+        )
+            .prop_map(|(s, v)| Op::SameSize(s, v)),
+        (slot.clone(), any::<usize>(), vals).prop_map(|(s, k, v)| Op::HeadKept(s, k, v)),
+        (slot.clone(), any::<usize>()).prop_map(|(s, n)| Op::Truncate(s, n)),
+        slot.clone().prop_map(Op::Rename),
+        slot.prop_map(Op::Delete),
+    ]
+}
+
+/// The logs on disk, as the test changes them.
+struct World {
+    logs: PathBuf,
+    /// Per slot: current file name generation, or `None` when deleted.
+    files: Vec<Option<u32>>,
+    next_gen: u32,
+}
+
+impl World {
+    fn new(logs: &Path) -> Self {
+        for slot in 0..FILES {
+            std::fs::create_dir_all(dir_of(logs, slot)).unwrap();
+        }
+        World {
+            logs: logs.to_path_buf(),
+            files: vec![None; FILES],
+            next_gen: 0,
+        }
+    }
+
+    fn path(&self, slot: usize) -> Option<PathBuf> {
+        self.files[slot].map(|g| dir_of(&self.logs, slot).join(name_of(slot, g)))
+    }
+
+    fn write(&mut self, slot: usize, bytes: &[u8], keep_mtime: bool) {
+        let path = match self.path(slot) {
+            Some(p) => p,
+            None => {
+                self.files[slot] = Some(self.next_gen);
+                self.next_gen += 1;
+                self.path(slot).unwrap()
+            }
+        };
+        let old = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+        // Rewrites in place (same inode), as an editor that truncates and writes would.
+        std::fs::write(&path, bytes).unwrap();
+        if keep_mtime && let Some(t) = old {
+            let f = std::fs::File::options().write(true).open(&path).unwrap();
+            f.set_modified(t).unwrap();
+        } else {
+            // Distinct mtimes keep indexing order (and so session numbering) deterministic.
+            let f = std::fs::File::options().write(true).open(&path).unwrap();
+            f.set_modified(SystemTime::now()).unwrap();
+        }
+    }
+
+    fn read(&self, slot: usize) -> Vec<u8> {
+        match self.path(slot) {
+            Some(p) => std::fs::read(p).unwrap(),
+            None => header(slot).into_bytes(),
+        }
+    }
+
+    fn apply(&mut self, op: &Op) {
+        match op {
+            Op::Append(s, vals) => {
+                let mut b = self.read(*s);
+                for v in vals {
+                    b.extend(line(*s, *v).bytes());
+                }
+                self.write(*s, &b, false);
+            }
+            Op::SameSize(s, changes) => {
+                let Some(_) = self.files[*s] else { return };
+                let mut b = self.read(*s);
+                let digits: Vec<usize> = (0..b.len()).filter(|&i| b[i].is_ascii_digit()).collect();
+                if digits.is_empty() {
+                    return;
+                }
+                for (pos, d) in changes {
+                    let i = digits[digits.len() - 1 - pos % digits.len()];
+                    b[i] = b'0' + (b[i] - b'0' + 1 + d % 9) % 10;
+                }
+                self.write(*s, &b, true);
+            }
+            Op::HeadKept(s, keep, vals) => {
+                let Some(_) = self.files[*s] else { return };
+                let b = self.read(*s);
+                let lines: Vec<&[u8]> = b.split_inclusive(|&c| c == b'\n').collect();
+                let keep = keep % (lines.len() + 1);
+                let mut out: Vec<u8> = lines[..keep].concat();
+                for v in vals {
+                    out.extend(line(*s, *v).bytes());
+                }
+                self.write(*s, &out, false);
+            }
+            Op::Truncate(s, n) => {
+                let Some(_) = self.files[*s] else { return };
+                let b = self.read(*s);
+                let n = n % (b.len() + 1);
+                self.write(*s, &b[..n], false);
+            }
+            Op::Rename(s) => {
+                let Some(from) = self.path(*s) else { return };
+                self.files[*s] = Some(self.next_gen);
+                self.next_gen += 1;
+                std::fs::rename(from, self.path(*s).unwrap()).unwrap();
+            }
+            Op::Settle => std::thread::sleep(std::time::Duration::from_millis(2100)),
+            Op::Delete(s) => {
+                if let Some(p) = self.path(*s) {
+                    std::fs::remove_file(p).unwrap();
+                    self.files[*s] = None;
+                }
+            }
+        }
+    }
+}
+
+/// Each event as (session, text): what a stale or lost line shows up as.
+fn events(data_dir: &Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(data_dir.join("index.sqlite")).unwrap();
+    let mut st = conn
+        .prepare("SELECT s.id, e.text FROM events e JOIN sessions s ON s.sid = e.eid >> 24")
+        .unwrap();
+    st.query_map([], |r| {
+        Ok(format!(
+            "{}: {}",
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?
+        ))
+    })
+    .unwrap()
+    .map(Result::unwrap)
+    .collect()
+}
+
+fn fresh_dump(logs: &Path, scratch: &Path) -> (Vec<String>, Vec<String>) {
+    let data = tempfile::tempdir_in(scratch).unwrap();
+    let store = TraceStore::open(Config::for_tree(logs, data.path())).unwrap();
+    store.refresh().unwrap();
+    drop(store);
+    (dump(data.path()), events(data.path()))
+}
+
+/// Rows of one dump missing from the other, counted with multiplicity.
+fn missing(from: &[String], other: &[String]) -> usize {
+    let mut rest = other.to_vec();
+    from.iter()
+        .filter(|r| match rest.iter().position(|o| o == *r) {
+            Some(i) => {
+                rest.swap_remove(i);
+                false
+            }
+            None => true,
+        })
+        .count()
+}
+
+/// Runs the ops, refreshing after each; returns (stale, lost) event rows summed over the steps.
+fn run(ops: &[Op]) -> (usize, usize, Vec<String>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let logs = tmp.path().join("logs");
+    let mut world = World::new(&logs);
+    let data = tmp.path().join("data");
+    let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
+    let (mut stale, mut lost) = (0, 0);
+    let mut first_diff = Vec::new();
+    for op in ops {
+        world.apply(op);
+        store.refresh().unwrap();
+        let got = dump(&data);
+        let (want, want_events) = fresh_dump(&logs, tmp.path());
+        let got_events = events(&data);
+        let (s, l) = (
+            missing(&got_events, &want_events),
+            missing(&want_events, &got_events),
+        );
+        stale += s;
+        lost += l;
+        if got != want && first_diff.is_empty() {
+            first_diff = vec![format!("after {op:?}").chars().take(200).collect()];
+            first_diff.extend(
+                got.iter()
+                    .filter(|r| !want.contains(r))
+                    .map(|r| format!("- {r}")),
+            );
+            first_diff.extend(
+                want.iter()
+                    .filter(|r| !got.contains(r))
+                    .map(|r| format!("+ {r}")),
+            );
+        }
+    }
+    (stale, lost, first_diff)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_refresh_equals_a_fresh_build(ops in prop::collection::vec(op(), 1..14)) {
+        let (stale, lost, diff) = run(&ops);
+        prop_assert!(diff.is_empty(), "stale {stale}, lost {lost}: {:#?}", diff);
+    }
+}
+
+/// The two cases of the issue, each after a first index of the log.
+#[test]
+fn the_issue_scenarios_leave_nothing_stale_or_lost() {
+    let seed: Vec<u32> = (1..=40).collect();
+    let scenarios: Vec<(&str, Vec<Op>)> = vec![
+        (
+            "same size and mtime, every line rewritten",
+            vec![
+                Op::Append(0, seed.clone()),
+                Op::SameSize(0, (0..2000).map(|i| (i, 3)).collect()),
+            ],
+        ),
+        (
+            "same size and mtime, one digit changed",
+            vec![
+                Op::Append(1, seed.clone()),
+                Op::SameSize(1, vec![(usize::MAX, 4)]),
+            ],
+        ),
+        (
+            "first 30 of 40 lines (over 4 KB) kept, the rest rewritten longer",
+            vec![
+                Op::Append(0, seed.clone()),
+                Op::HeadKept(0, 30, (500..540).collect()),
+            ],
+        ),
+    ];
+    let mut report = Vec::new();
+    let mut diffs = Vec::new();
+    for (name, ops) in &scenarios {
+        let (stale, lost, diff) = run(ops);
+        report.push(format!("{name}: {stale} stale, {lost} lost event rows"));
+        if !diff.is_empty() {
+            diffs.push((name, diff));
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+    assert!(diffs.is_empty(), "{diffs:#?}");
+}
+
+/// Over 128 KB only the first 4 KB and the last 64 KB of the indexed prefix are hashed; with a
+/// ctime old enough to trust, a change anywhere is caught.
+#[test]
+fn large_logs_are_checked_by_their_sampled_fingerprint_and_ctime() {
+    let many: Vec<u32> = (0..1000).collect();
+    let cases: Vec<(&str, Vec<Op>)> = vec![
+        (
+            "grown, last indexed lines rewritten",
+            vec![
+                Op::Append(0, many.clone()),
+                Op::HeadKept(0, 990, (5000..5020).collect()),
+            ],
+        ),
+        (
+            "same size and mtime, last line changed",
+            vec![Op::Append(0, many.clone()), Op::SameSize(0, vec![(0, 5)])],
+        ),
+        (
+            "same size and mtime, middle changed, trusted ctime",
+            vec![
+                Op::Append(0, many.clone()),
+                Op::Settle,
+                Op::Append(2, vec![1]),
+                Op::SameSize(0, vec![(15_000, 5)]),
+            ],
+        ),
+    ];
+    for (name, ops) in &cases {
+        let (stale, lost, diff) = run(ops);
+        assert!(
+            diff.is_empty(),
+            "{name}: {stale} stale, {lost} lost: {diff:#?}"
+        );
+    }
+}
+
+/// An index written by version 7 (no fingerprint columns) opens without a rebuild, and its
+/// next refresh re-parses each file once, since nothing proves the rows current.
+#[test]
+fn a_version_7_index_is_migrated_and_each_file_reparsed_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (logs, store) = common::sample_store(tmp.path());
+    store.refresh().unwrap();
+    drop(store);
+    let data = tmp.path().join("data");
+    {
+        let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
+        // The `files` table exactly as version 7 created it.
+        conn.execute_batch(
+            "CREATE TABLE old AS SELECT path, provider, size, mtime_ns, parsed_offset, head_hash, sid, state FROM files;
+             DROP TABLE files;
+             CREATE TABLE files (
+                 path TEXT PRIMARY KEY,
+                 provider INTEGER NOT NULL,
+                 size INTEGER NOT NULL,
+                 mtime_ns INTEGER NOT NULL,
+                 parsed_offset INTEGER NOT NULL,
+                 head_hash TEXT NOT NULL,
+                 sid INTEGER NOT NULL,
+                 state TEXT NOT NULL
+             );
+             INSERT INTO files SELECT * FROM old;
+             DROP TABLE old;
+             PRAGMA user_version = 7;",
+        )
+        .unwrap();
+    }
+    let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
+    let kept = store
+        .list_sessions(&Default::default(), None, 100)
+        .unwrap()
+        .sessions
+        .len();
+    assert_eq!(kept, 5, "the migration kept the indexed sessions");
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (10, 0));
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
+    drop(store);
+    let version: i64 = rusqlite::Connection::open(data.join("index.sqlite"))
+        .unwrap()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 8);
+    assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
+}
