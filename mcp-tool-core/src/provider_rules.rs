@@ -48,6 +48,20 @@ fn nodes(schema: &Value) -> Vec<(String, &Value)> {
     out
 }
 
+/// Local `$ref`s that point nowhere in `schema`: refused by every provider that reads `$ref`.
+fn unresolved_refs(schema: &Value) -> Vec<String> {
+    nodes(schema)
+        .into_iter()
+        .filter_map(|(path, node)| {
+            let r = node["$ref"].as_str()?;
+            schema
+                .pointer(r.trim_start_matches('#'))
+                .is_none()
+                .then(|| format!("{path}: `$ref` {r} does not resolve"))
+        })
+        .collect()
+}
+
 const JSON_TYPES: &[&str] = &[
     "string", "number", "integer", "boolean", "array", "object", "null",
 ];
@@ -71,12 +85,8 @@ pub fn openai(schema: &Value) -> Vec<String> {
         if node["type"] == "array" && node.get("items").is_none() {
             problems.push(format!("{path}: array schema missing items"));
         }
-        if let Some(r) = node["$ref"].as_str()
-            && schema.pointer(r.trim_start_matches('#')).is_none()
-        {
-            problems.push(format!("{path}: `$ref` {r} does not resolve"));
-        }
     }
+    problems.extend(unresolved_refs(schema));
     problems
 }
 
@@ -182,13 +192,7 @@ pub fn anthropic(schema: &Value) -> Vec<String> {
             problems.push(format!("root: `{key}` at the top level"));
         }
     }
-    for (path, node) in nodes(schema) {
-        if let Some(r) = node["$ref"].as_str()
-            && schema.pointer(r.trim_start_matches('#')).is_none()
-        {
-            problems.push(format!("{path}: `$ref` {r} does not resolve"));
-        }
-    }
+    problems.extend(unresolved_refs(schema));
     problems
 }
 

@@ -15,12 +15,7 @@ exec </dev/null
 source "$here/install.sh"
 inspector=("$CLIENTS_NODE" "$CLIENTS_NPM_DIR/node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js")
 
-if [[ -z ${BIN_DIR:-} ]]; then
-  cargo build -q --manifest-path "$root/Cargo.toml" -p agtrace-tools --bin agtrace \
-    -p mcp-tool-examples --bin hello_tools --bin conformance_server
-  BIN_DIR=$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Cargo.toml" |
-    "$CLIENTS_PY" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug
-fi
+build_servers
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mcp-inspector-check.XXXXXX")
 pids=()

@@ -5,7 +5,7 @@
 # (npm; its CLI is $CLIENTS_NPM_DIR/node_modules/@modelcontextprotocol/inspector/clients/cli/build/index.js).
 #
 #   source scripts/clients/install.sh     # sets CLIENTS_PY, CLIENTS_NODE, CLIENTS_NPM_DIR;
-#                                         # defines free_port and wait_port PORT
+#                                         # defines free_port, wait_port PORT, build_servers
 #
 # Installs into $MCP_CLIENTS_HOME (default: target/clients) and reinstalls only when a pinned
 # version below changes. Diagnostics go to stderr.
@@ -51,4 +51,14 @@ wait_port() {
   done
   echo "$(basename "$0"): nothing listens on port $1" >&2
   return 1
+}
+
+# build_servers: builds agtrace, hello_tools and conformance_server once and sets BIN_DIR to
+# the folder that holds them (unless BIN_DIR is already set).
+build_servers() {
+  [[ -n ${BIN_DIR:-} ]] && return 0
+  cargo build -q --manifest-path "$_clients_root/Cargo.toml" -p agtrace-tools --bin agtrace \
+    -p mcp-tool-examples --bin hello_tools --bin conformance_server
+  BIN_DIR=$(cargo metadata --format-version 1 --no-deps --manifest-path "$_clients_root/Cargo.toml" |
+    "$CLIENTS_PY" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug
 }

@@ -11,10 +11,8 @@ root=$(cd "$here/../.." && pwd)
 exec </dev/null
 source "$here/install.sh"
 
-cargo build -q --manifest-path "$root/Cargo.toml" -p agtrace-tools --bin agtrace \
-  -p mcp-tool-examples --bin hello_tools --bin conformance_server
-bin=$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Cargo.toml" |
-  "$CLIENTS_PY" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug
+build_servers
+bin=$BIN_DIR
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/mcp-sdk-check.XXXXXX")
 pids=()
