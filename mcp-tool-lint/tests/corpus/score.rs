@@ -350,6 +350,37 @@ pub fn markdown(s: &Score) -> String {
     out
 }
 
+/// A ratio as a whole percent, rounded down (what the floors compare).
+pub fn percent_floor(x: Option<f64>) -> Option<u32> {
+    x.map(|x| (x * 100.0 + 1e-9).floor() as u32)
+}
+
+/// Today's values, rounded down, as the constants of `tests/corpus.rs`.
+pub fn floors(s: &Score) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "const FINDING_PRECISION_FLOOR: u32 = {};",
+        percent_floor(s.finding_precision()).unwrap_or(0)
+    );
+    let _ = writeln!(
+        out,
+        "const RECALL_FLOOR: u32 = {};",
+        percent_floor(s.total().recall()).unwrap_or(0)
+    );
+    out.push_str("const LINT_FLOORS: &[(&str, u32, u32)] = &[\n");
+    for (lint, c) in s.ordered() {
+        let _ = writeln!(
+            out,
+            "    (\"{lint}\", {}, {}),",
+            percent_floor(c.precision()).unwrap_or(0),
+            percent_floor(c.recall()).unwrap_or(0)
+        );
+    }
+    out.push_str("];\n");
+    out
+}
+
 /// Every case whose findings differ from its `expect`, with the findings: the work list.
 pub fn mismatches(s: &Score) -> String {
     let mut out = String::new();
