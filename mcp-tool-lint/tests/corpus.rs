@@ -100,6 +100,9 @@ fn the_rules_hold_their_floors_on_the_corpus() {
         below.push(format!("recall {recall}% < {RECALL_FLOOR}%"));
     }
     for (lint, p_floor, r_floor) in LINT_FLOORS {
+        if Lint::from_name(lint).is_none() {
+            below.push(format!("`{lint}` has a floor but is not a lint"));
+        }
         let c = s.per_lint.get(*lint).copied().unwrap_or_default();
         if let Some(p) = percent(c.precision())
             && p < *p_floor
