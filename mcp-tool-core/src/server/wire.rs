@@ -11,6 +11,7 @@ use rmcp::model::{
     ClientRequest, ErrorCode, InitializeRequestParams, JsonRpcMessage, PaginatedRequestParams,
     ProgressNotificationParam, SetLevelRequestParams,
 };
+use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -45,19 +46,34 @@ impl Refusal {
     /// The answer to a message larger than `max` bytes.
     pub fn too_large(max: usize) -> Self {
         Self::invalid_request(format!(
-            "the message is larger than the limit of {max} bytes (max_message_bytes); \
-             it was not read"
+            "the message is larger than the limit of {max} bytes (max_message_bytes) \
+             and was dropped"
         ))
     }
 
     /// The JSON-RPC error response, as one line of JSON.
     pub fn answer(&self) -> Vec<u8> {
-        let answer = json!({
-            "jsonrpc": "2.0",
-            "id": self.id,
-            "error": {"code": self.code, "message": self.message},
-        });
-        serde_json::to_vec(&answer).expect("a JSON value always serializes")
+        // A struct, not `json!`, to keep the usual field order (`jsonrpc` first).
+        #[derive(Serialize)]
+        struct Answer<'a> {
+            jsonrpc: &'static str,
+            id: &'a Value,
+            error: Error<'a>,
+        }
+        #[derive(Serialize)]
+        struct Error<'a> {
+            code: i32,
+            message: &'a str,
+        }
+        let answer = Answer {
+            jsonrpc: "2.0",
+            id: &self.id,
+            error: Error {
+                code: self.code,
+                message: &self.message,
+            },
+        };
+        serde_json::to_vec(&answer).expect("strings and JSON values always serialize")
     }
 
     /// Leaves a line on stderr for a refusal that is not answered (a notification's).
@@ -356,11 +372,10 @@ mod tests {
 
     #[test]
     fn the_answer_is_one_json_rpc_error_line() {
-        let answer = Refusal::too_large(10).answer();
-        assert!(!answer.contains(&b'\n'));
-        let value: Value = serde_json::from_slice(&answer).unwrap();
-        assert_eq!(value["id"], Value::Null);
-        assert_eq!(value["error"]["code"], -32600);
-        assert_eq!(value["jsonrpc"], "2.0");
+        let answer = String::from_utf8(Refusal::too_large(10).answer()).unwrap();
+        assert_eq!(
+            answer,
+            r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"the message is larger than the limit of 10 bytes (max_message_bytes) and was dropped"}}"#
+        );
     }
 }
