@@ -414,6 +414,51 @@ async fn a_body_over_the_limit_gets_413_over_http() {
 }
 
 #[tokio::test]
+async fn refusals_and_answers_written_together_stay_whole_lines() {
+    let mut stdio = Stdio::start(|b| b).await;
+    // rmcp answers these from its own tasks while the transport writes the refusals.
+    let mut burst = String::new();
+    for id in 1..=300 {
+        burst.push_str(&format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"no/such\"}}\nnot json {id}\n"
+        ));
+    }
+    stdio.write.write_all(burst.as_bytes()).await.unwrap();
+    let (mut answered, mut refused) = (Vec::new(), 0);
+    for _ in 0..600 {
+        let answer = stdio.next().await;
+        match answer["error"]["code"].as_i64() {
+            Some(-32601) => answered.push(answer["id"].as_i64().unwrap()),
+            Some(-32700) => refused += 1,
+            _ => panic!("{answer}"),
+        }
+    }
+    answered.sort_unstable();
+    assert_eq!(answered, (1..=300).collect::<Vec<_>>());
+    assert_eq!(refused, 300);
+}
+
+#[tokio::test]
+async fn a_bad_line_before_initialize_is_answered_and_the_handshake_still_works() {
+    let (client, server_end) = tokio::io::duplex(64 * 1024);
+    let (read, write) = tokio::io::split(server_end);
+    tokio::spawn(async move { server(|b| b).serve_io(read, write).await });
+    let (read, write) = tokio::io::split(client);
+    let mut stdio = Stdio {
+        write,
+        lines: BufReader::new(read).lines(),
+    };
+    stdio.send(b"hello?").await;
+    assert_error(
+        &stdio.next().await,
+        &parse_error("not valid JSON"),
+        "first line",
+    );
+    stdio.send(INITIALIZE.as_bytes()).await;
+    assert!(stdio.next().await["result"]["serverInfo"].is_object());
+}
+
+#[tokio::test]
 async fn a_last_line_without_its_newline_is_answered() {
     let (client, server_end) = tokio::io::duplex(64 * 1024);
     let (read, write) = tokio::io::split(server_end);
