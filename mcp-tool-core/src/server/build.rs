@@ -50,6 +50,7 @@ pub struct ToolServerBuilder {
     client_limits: ClientLimits,
     schema_profile: SchemaProfile,
     http: HttpSettings,
+    max_message_bytes: usize,
 }
 
 impl Default for ToolServerBuilder {
@@ -69,6 +70,7 @@ impl Default for ToolServerBuilder {
             client_limits: ClientLimits::defaults(),
             schema_profile: SchemaProfile::default(),
             http: HttpSettings::default(),
+            max_message_bytes: Self::DEFAULT_MAX_MESSAGE_BYTES,
         }
     }
 }
@@ -77,6 +79,14 @@ impl ToolServerBuilder {
     /// How long a connection may take to send a request's headers, and how long a kept-alive
     /// connection may sit idle before its next request.
     pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+    /// How long an HTTP request's body may take to arrive, counted from the end of its headers.
+    pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+    /// The largest message read, over stdio (one line) or HTTP (one body): 4 MiB, far above
+    /// any tool call's arguments, and small enough that many connections sending that much at
+    /// once stay within memory.
+    pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 
     /// How many connections are served at once. Well under the usual limit of 1,024 open files.
     pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
@@ -190,6 +200,25 @@ impl ToolServerBuilder {
     /// after that. Default [`DEFAULT_HEADER_TIMEOUT`](Self::DEFAULT_HEADER_TIMEOUT).
     pub fn http_header_timeout(mut self, timeout: Duration) -> Self {
         self.http.header_timeout = timeout;
+        self
+    }
+
+    /// How long an HTTP request's body may take to arrive once its headers are in. A client
+    /// that trickles the body or stalls in the middle of it gets `408` with a JSON-RPC error
+    /// and the connection is closed. Default
+    /// [`DEFAULT_BODY_TIMEOUT`](Self::DEFAULT_BODY_TIMEOUT).
+    pub fn http_body_timeout(mut self, timeout: Duration) -> Self {
+        self.http.body_timeout = timeout;
+        self
+    }
+
+    /// The largest message the server reads, in bytes: one line over stdio, one request body
+    /// over HTTP. A larger one is answered with a JSON-RPC error (`-32600`, `"id": null`; over
+    /// HTTP with status `413`) without being held in memory; on stdio the server then reads on
+    /// from the next line. Default
+    /// [`DEFAULT_MAX_MESSAGE_BYTES`](Self::DEFAULT_MAX_MESSAGE_BYTES).
+    pub fn max_message_bytes(mut self, max: usize) -> Self {
+        self.max_message_bytes = max.max(1);
         self
     }
 
@@ -360,6 +389,7 @@ impl ToolServerBuilder {
                 unserved,
                 client_limits: self.client_limits,
                 http: self.http,
+                max_message_bytes: self.max_message_bytes,
             }),
         })
     }

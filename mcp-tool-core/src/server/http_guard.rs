@@ -6,6 +6,12 @@
 //! - A connection has [`ToolServerBuilder::DEFAULT_HEADER_TIMEOUT`] to send a request's headers, counted from the
 //!   moment the server waits for them: a client that sends half a request line and stops, and
 //!   a kept-alive connection left idle, are both closed then.
+//! - A request's body has [`ToolServerBuilder::DEFAULT_BODY_TIMEOUT`] to arrive once its
+//!   headers are in: a client that trickles it or stalls mid-body gets `408` and is closed.
+//! - A body is read up to [`ToolServerBuilder::DEFAULT_MAX_MESSAGE_BYTES`] and checked before
+//!   rmcp sees it: one that is too large, not JSON, or not a JSON-RPC message is answered
+//!   with a JSON-RPC error in the body (`413` or `400`); a request whose params do not fit
+//!   its method gets its `-32602` (`200`). rmcp would answer plain text or nothing.
 //! - At most [`ToolServerBuilder::DEFAULT_MAX_CONNECTIONS`] connections are served at once; the next waits in the
 //!   listen backlog until one closes, instead of the process running out of file descriptors
 //!   and every client failing.
@@ -13,19 +19,29 @@
 //!   freed; `DELETE` frees it at once.
 
 use super::ToolServerBuilder;
+use super::wire::{self, Refusal};
 use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
+use rmcp::model::ErrorCode;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
+use tokio::time::Instant;
 
 /// The HTTP transport's guards, set on [`ToolServerBuilder`](super::ToolServerBuilder).
 #[derive(Debug, Clone)]
 pub(crate) struct HttpSettings {
     pub allowed_origins: Vec<String>,
     pub header_timeout: Duration,
+    pub body_timeout: Duration,
     pub max_connections: usize,
     pub session_idle_timeout: Duration,
 }
@@ -38,6 +54,7 @@ impl Default for HttpSettings {
                 .map(|o| o.to_string())
                 .collect(),
             header_timeout: ToolServerBuilder::DEFAULT_HEADER_TIMEOUT,
+            body_timeout: ToolServerBuilder::DEFAULT_BODY_TIMEOUT,
             max_connections: ToolServerBuilder::DEFAULT_MAX_CONNECTIONS,
             session_idle_timeout: ToolServerBuilder::DEFAULT_SESSION_IDLE_TIMEOUT,
         }
@@ -91,4 +108,131 @@ pub(crate) async fn serve_connections(
             drop(slot);
         });
     }
+}
+
+/// How a request body is read before [`check_messages`] lets it through.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BodyLimits {
+    pub max_bytes: usize,
+    pub timeout: Duration,
+}
+
+/// Axum middleware: reads a `POST` body within [`BodyLimits`] and answers what
+/// [`wire::check`] refuses; see the module docs.
+pub(crate) async fn check_messages(
+    State(limits): State<BodyLimits>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if request.method() != Method::POST {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match read_body(body, limits).await {
+        Ok(bytes) => bytes,
+        Err(BodyProblem::TooLarge { drained }) => {
+            let response = refused(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &Refusal::too_large(limits.max_bytes),
+            );
+            return if drained { response } else { closing(response) };
+        }
+        Err(BodyProblem::Stalled) => {
+            tracing::debug!(timeout = ?limits.timeout, "an HTTP request body stalled");
+            let refusal = Refusal::invalid_request(format!(
+                "the request body did not arrive within {} s of its headers \
+                 (http_body_timeout); the connection is closed",
+                limits.timeout.as_secs_f64()
+            ));
+            return closing(refused(StatusCode::REQUEST_TIMEOUT, &refusal));
+        }
+        Err(BodyProblem::Read(e)) => {
+            tracing::debug!(error = %e, "reading an HTTP request body failed");
+            let refusal =
+                Refusal::invalid_request(format!("the request body could not be read: {e}"));
+            return closing(refused(StatusCode::BAD_REQUEST, &refusal));
+        }
+    };
+    if let Err(refusal) = wire::check(&bytes) {
+        refusal.log();
+        // A request that was understood gets its error as its answer; anything else is a
+        // bad HTTP request, with the JSON-RPC error as the body the spec allows.
+        let status = if refusal.code == ErrorCode::INVALID_PARAMS.0 && !refusal.notification {
+            StatusCode::OK
+        } else {
+            StatusCode::BAD_REQUEST
+        };
+        return refused(status, &refusal);
+    }
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
+
+enum BodyProblem {
+    /// Over the limit; `drained` when the rest was read (and dropped) in time, so the
+    /// connection can be kept.
+    TooLarge {
+        drained: bool,
+    },
+    Stalled,
+    Read(axum::Error),
+}
+
+/// The whole body, if it is within the limit and arrives in time. A body over the limit is
+/// read on and dropped until its end, so the client, still sending, gets to read the answer.
+async fn read_body(body: Body, limits: BodyLimits) -> Result<Bytes, BodyProblem> {
+    let deadline = Instant::now() + limits.timeout;
+    let mut chunks = body.into_data_stream();
+    let mut collected: Vec<u8> = Vec::new();
+    let mut too_large = false;
+    let mut first: Option<Bytes> = None;
+    loop {
+        let chunk = match tokio::time::timeout_at(deadline, chunks.next()).await {
+            Err(_) if too_large => return Err(BodyProblem::TooLarge { drained: false }),
+            Err(_) => return Err(BodyProblem::Stalled),
+            Ok(None) => break,
+            Ok(Some(Err(e))) => return Err(BodyProblem::Read(e)),
+            Ok(Some(Ok(chunk))) => chunk,
+        };
+        if too_large {
+            continue;
+        }
+        let held = first.as_ref().map_or(collected.len(), Bytes::len);
+        if held + chunk.len() > limits.max_bytes {
+            too_large = true;
+            first = None;
+            collected = Vec::new();
+            continue;
+        }
+        // Most bodies come in one chunk: it is passed on without a copy.
+        match first.take() {
+            None if collected.is_empty() => first = Some(chunk),
+            None => collected.extend_from_slice(&chunk),
+            Some(head) => {
+                collected.extend_from_slice(&head);
+                collected.extend_from_slice(&chunk);
+            }
+        }
+    }
+    if too_large {
+        return Err(BodyProblem::TooLarge { drained: true });
+    }
+    Ok(first.unwrap_or_else(|| Bytes::from(collected)))
+}
+
+fn refused(status: StatusCode, refusal: &Refusal) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        refusal.answer(),
+    )
+        .into_response()
+}
+
+/// The response, and the connection closed after it.
+fn closing(mut response: Response) -> Response {
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }

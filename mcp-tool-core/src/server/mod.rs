@@ -4,10 +4,12 @@ pub(crate) mod answer_check;
 mod build;
 pub(crate) mod dispatch;
 mod families;
+mod framing;
 mod handler;
 mod http_compat;
 mod http_guard;
 pub(crate) mod transport;
+mod wire;
 
 pub use build::{BuildError, LintWarning, SIZE_HINT_META, ToolServerBuilder};
 pub use families::UnservedTool;
@@ -60,6 +62,7 @@ struct Inner {
     unserved: Vec<UnservedTool>,
     client_limits: crate::client_limits::ClientLimits,
     http: http_guard::HttpSettings,
+    max_message_bytes: usize,
 }
 
 /// A tool with everything computed once at build time, so calls do no schema work.

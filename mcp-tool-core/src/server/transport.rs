@@ -1,5 +1,6 @@
 //! Serving a `ToolServer`: stdio, streamable HTTP, or any rmcp transport.
 
+use super::framing::LineTransport;
 use super::{Handler, ToolServer, http_compat, http_guard};
 use rmcp::ServiceExt;
 use rmcp::transport::IntoTransport;
@@ -45,8 +46,33 @@ impl ToolServer {
     }
 
     /// Serves one client over stdin/stdout. Logs must go to stderr: stdout carries the protocol.
+    ///
+    /// Every line gets an answer, as with [`serve_io`](Self::serve_io).
     pub async fn serve_stdio(&self) -> Result<(), ServeError> {
-        self.serve(rmcp::transport::stdio()).await
+        let (stdin, stdout) = rmcp::transport::stdio();
+        self.serve_io(stdin, stdout).await
+    }
+
+    /// Serves one client over newline-delimited JSON-RPC on any pair of byte streams (a
+    /// child's pipes, a socket, a [`tokio::io::duplex`] in tests) until its input ends.
+    ///
+    /// Every line gets an answer: a line that is not JSON `-32700` with `"id": null`, one
+    /// that is not a JSON-RPC message `-32600`, a request whose params do not fit its method
+    /// `-32602`; a bad notification is logged (stderr), never answered. A line longer than
+    /// [`max_message_bytes`](super::ToolServerBuilder::max_message_bytes) is answered as soon
+    /// as it crosses the limit and skipped to its newline without being held in memory. The
+    /// session goes on after each of these.
+    pub async fn serve_io<R, W>(&self, read: R, write: W) -> Result<(), ServeError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        self.serve(LineTransport::new(
+            read,
+            write,
+            self.inner.max_message_bytes,
+        ))
+        .await
     }
 
     /// Serves streamable HTTP at `http://ADDR/mcp` until the process ends.
@@ -57,15 +83,22 @@ impl ToolServer {
 
     /// Serves streamable HTTP at `/mcp` on an already bound listener (e.g. port 0 in tests).
     ///
-    /// Guarded as set on the builder: `Origin` allow-list, header and idle timeouts, a
-    /// connection limit, idle sessions closed; see
+    /// Guarded as set on the builder: `Origin` allow-list, header, body and idle timeouts, a
+    /// connection limit, a message size limit, idle sessions closed; every bad message
+    /// answered with a JSON-RPC error; see
     /// [`ToolServerBuilder::allowed_origins`](super::ToolServerBuilder::allowed_origins) and the
     /// settings after it.
     pub async fn serve_http_on(&self, listener: tokio::net::TcpListener) -> Result<(), ServeError> {
         let local = listener.local_addr()?;
         let settings = &self.inner.http;
+        let limits = http_guard::BodyLimits {
+            max_bytes: self.inner.max_message_bytes,
+            timeout: settings.body_timeout,
+        };
         let mut config = StreamableHttpServerConfig::default()
-            .with_allowed_origins(settings.allowed_origins.iter().cloned());
+            .with_allowed_origins(settings.allowed_origins.iter().cloned())
+            // The body was read and checked within `limits` before rmcp sees it.
+            .with_max_request_body_bytes(limits.max_bytes);
         if settings.allowed_origins.is_empty() {
             // rmcp reads an empty list as "no check"; here it means no browser origin at all.
             config = config.enforce_origin_validation();
@@ -90,7 +123,11 @@ impl ToolServer {
         );
         let router = axum::Router::new()
             .nest_service(HTTP_PATH, service)
-            .layer(axum::middleware::from_fn(http_compat::client_compat));
+            .layer(axum::middleware::from_fn(http_compat::client_compat))
+            .layer(axum::middleware::from_fn_with_state(
+                limits,
+                http_guard::check_messages,
+            ));
         tracing::info!(%local, path = HTTP_PATH, "serving MCP over streamable HTTP");
         http_guard::serve_connections(listener, router, settings).await?;
         Ok(())
