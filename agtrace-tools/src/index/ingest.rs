@@ -613,7 +613,7 @@ pub fn run(
 ) -> Result<IndexStats> {
     let started = Instant::now();
     let mut stats = IndexStats::default();
-    let discovery = discover::discover(cfg);
+    let mut discovery = discover::discover(cfg);
     for (p, root) in &discovery.missing_roots {
         stats.notes.push(format!(
             "{} log root {} does not exist; skipped",
@@ -624,15 +624,23 @@ pub fn run(
     for (path, reason) in &discovery.skipped {
         note_skip(&mut stats, path, *reason);
     }
-    let mut found = discovery.found;
+    let mut found = std::mem::take(&mut discovery.found);
     stats.files_seen = found.len() as u64;
     // Oldest first, so session numbers (and search order) follow time.
     found.sort_by(|a, b| (a.mtime_ns, &a.key).cmp(&(b.mtime_ns, &b.key)));
     let rows = load_rows(conn)?;
     let seen: HashSet<&str> = found.iter().map(|f| f.key.as_str()).collect();
+    // Files in a folder that cannot be listed now are not gone: they keep their sessions.
+    let unlisted: Vec<&Path> = discovery
+        .skipped
+        .iter()
+        .filter(|(_, r)| *r == SkipReason::UnreadableFolder)
+        .map(|(p, _)| p.as_path())
+        .collect();
     let removed: Vec<String> = rows
         .keys()
         .filter(|k| !seen.contains(k.as_str()))
+        .filter(|k| !unlisted.iter().any(|d| Path::new(k).starts_with(d)))
         .cloned()
         .collect();
     let mut jobs = Vec::new();
