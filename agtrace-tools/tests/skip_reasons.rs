@@ -1,5 +1,6 @@
 //! Every log file the index skips is noted with its true reason: in the run's stats, in
 //! `agtrace index`'s summary and in `get_project_info`'s answer.
+#![cfg(unix)]
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! Symbolic links in the log roots: followed only into a log root, never in a loop, and a log
 //! reached twice is indexed once.
+#![cfg(unix)]
 
 mod common;
 

@@ -483,3 +483,48 @@ impl SkipSummary {
             .join(", ")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_reason_has_its_own_stable_name() {
+        let names: HashSet<&str> = SkipReason::ALL.iter().map(|r| r.as_str()).collect();
+        assert_eq!(names.len(), SkipReason::ALL.len());
+        for r in SkipReason::ALL {
+            assert_eq!(SkipReason::from_name(r.as_str()), Some(r));
+            // The serde name is the stored one too.
+            assert_eq!(serde_json::to_value(r).unwrap(), r.as_str());
+        }
+        assert_eq!(SkipReason::from_name("something_new"), None);
+    }
+
+    #[test]
+    fn a_summary_names_one_example_of_each_reason_before_a_second() {
+        let s = |path: &str, reason| SkippedFile {
+            path: path.into(),
+            reason,
+        };
+        let all = [
+            s("b", SkipReason::SymlinkLoop),
+            s("a", SkipReason::SymlinkLoop),
+            s("c", SkipReason::UnreadableFile),
+            s("d", SkipReason::SymlinkLoop),
+        ];
+        let summary = SkipSummary::of(&all, 3);
+        assert_eq!(
+            summary.counts,
+            [
+                (SkipReason::UnreadableFile, 1),
+                (SkipReason::SymlinkLoop, 3)
+            ]
+        );
+        assert_eq!(summary.total(), 4);
+        assert_eq!(summary.count(SkipReason::SymlinkLoop), 3);
+        assert_eq!(summary.counts_text(), "unreadable_file 1, symlink_loop 3");
+        let paths: Vec<&str> = summary.examples.iter().map(|e| e.path.as_str()).collect();
+        assert_eq!(paths, ["c", "a", "b"]);
+        assert!(SkipSummary::of(&all, 0).examples.is_empty());
+    }
+}
