@@ -93,7 +93,9 @@ fn skip_warning(s: &SkipSummary) -> Option<String> {
 }
 
 /// List projects by last activity: root path, hash, sessions per provider. Gives the `project`
-/// filter of `list_sessions`. Warns, with counts per reason, of log files the index skipped.
+/// filter of `list_sessions`.
+// Log files the index skipped come as a warning (counts per reason, a few examples): the
+// warning speaks for itself, so the description, sent in every catalog, does not announce it.
 #[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn get_project_info(store: &TraceStore, ctx: &ToolContext, args: GetProjectInfoArgs) -> ToolResult<Page<ProjectRow>> {
     let offset: usize = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or(0);
