@@ -12,7 +12,7 @@
 //!
 //! - **Unchanged** (skipped without reading): same size, mtime, inode and ctime. Any write
 //!   updates the ctime, and unlike the mtime it cannot be set back, so a rewrite that keeps size
-//!   and mtime is caught. A ctime within [`RACY_NS`] of the moment the file was indexed is
+//!   and mtime is caught. A ctime within two seconds of the moment the file was indexed is
 //!   stored as unknown (a coarse ctime clock might not tick before the next write), as it is
 //!   where there is none (non-Unix); for such a row the two hashes decide instead.
 //! - **Appended**: same inode, at least as long as the parsed offset, and both hashes of the
@@ -28,29 +28,27 @@
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::mpsc;
-use std::time::{Instant, UNIX_EPOCH};
+use std::time::Instant;
 
 use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::discover::{self, Found, SkipReason, SkipSummary, SkippedFile};
 use super::schema::{MAX_EVENTS_PER_SESSION, eid, eid_range};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::model::{Event, EventKind, Provider};
-use crate::providers::{self, FileHint, ParseState};
+use crate::providers::{self, DocumentProblem, FileHint, ParseState};
 
 /// Bytes a file's head is hashed over, to tell an append from a rewrite.
 const HEAD_LEN: u64 = 4096;
 /// The last bytes of the indexed prefix hashed for the same purpose; a prefix of at most twice
 /// this is hashed whole.
 const TAIL_LEN: u64 = 64 << 10;
-/// A ctime this close to the moment the file was examined is not trusted on its own: on a
-/// filesystem with a coarse clock a later write in the same tick leaves it unchanged.
-const RACY_NS: i64 = 2_000_000_000;
 /// Event text written per transaction before committing. Each commit flushes FTS5's pending
 /// terms as one new segment, so larger transactions mean fewer segments to merge; 128 MB holds
 /// the write lock about 2 s and keeps the indexer under about 150 MB of memory.
@@ -84,7 +82,8 @@ pub struct IndexStats {
     pub files_skipped: u64,
     /// Files gone since the last run: their sessions were dropped.
     pub files_removed: u64,
-    /// Gemini documents caught mid-rewrite: left as they were, retried next run.
+    /// Gemini documents caught mid-rewrite: left as they were, retried next run (also among
+    /// `skipped`, as [`SkipReason::BeingWritten`]).
     pub files_incomplete: u64,
     /// Log bytes read.
     pub bytes_read: u64,
@@ -92,8 +91,12 @@ pub struct IndexStats {
     pub events_added: u64,
     /// Lines that were not valid records (skipped and counted, not errors).
     pub malformed_lines: u64,
-    /// Human-readable notes: missing roots, incomplete files.
+    /// Human-readable notes: missing roots, sessions over the event limit.
     pub notes: Vec<String>,
+    /// Every file, folder or link that may hold a log and was not indexed, with why. A file
+    /// indexed by an earlier run keeps its indexed content meanwhile.
+    #[serde(default)]
+    pub skipped: Vec<SkippedFile>,
     /// Wall time of the whole run.
     pub elapsed_ms: u64,
     /// Wall time spent in discovery+planning, and in writing (parsing overlaps writing).
@@ -115,21 +118,6 @@ pub struct IndexStats {
     /// Writer time in the final WAL checkpoint (see `wait_ms`).
     #[serde(default)]
     pub checkpoint_ms: u64,
-}
-
-#[derive(Debug, Clone)]
-struct Found {
-    provider: Provider,
-    path: PathBuf,
-    key: String,
-    size: u64,
-    mtime_ns: i64,
-    ino: i64,
-    /// 0 when unknown.
-    ctime_ns: i64,
-    /// The ctime to store: 0 when within [`RACY_NS`] of discovery, so the next run compares
-    /// content instead of trusting it.
-    stored_ctime_ns: i64,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -159,8 +147,8 @@ struct Job {
 
 struct Parsed {
     job: Job,
-    /// `None`: not a complete document yet (Gemini mid-rewrite).
-    result: Option<ParsedFile>,
+    /// Why the file could not be indexed, when it could not.
+    result: std::result::Result<ParsedFile, SkipReason>,
     parse_ns: u64,
 }
 
@@ -171,103 +159,6 @@ struct ParsedFile {
     head_hash: String,
     tail_hash: String,
     appended: bool,
-}
-
-fn matches_provider(p: Provider, path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    match p {
-        Provider::ClaudeCode => name.ends_with(".jsonl"),
-        Provider::Codex => name.starts_with("rollout-") && name.ends_with(".jsonl"),
-        Provider::Gemini => {
-            name.starts_with("session-")
-                && name.ends_with(".json")
-                && path
-                    .parent()
-                    .and_then(|d| d.file_name())
-                    .is_some_and(|d| d == "chats")
-        }
-    }
-}
-
-/// Inode and ctime of a file, or zeros where the platform has none.
-#[cfg(unix)]
-fn identity(md: &std::fs::Metadata) -> (i64, i64) {
-    use std::os::unix::fs::MetadataExt;
-    (
-        md.ino() as i64,
-        md.ctime()
-            .saturating_mul(1_000_000_000)
-            .saturating_add(md.ctime_nsec()),
-    )
-}
-
-#[cfg(not(unix))]
-fn identity(_md: &std::fs::Metadata) -> (i64, i64) {
-    (0, 0)
-}
-
-fn now_ns() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_nanos() as i64)
-        .unwrap_or(0)
-}
-
-fn discover(cfg: &Config, stats: &mut IndexStats) -> Vec<Found> {
-    let mut out = Vec::new();
-    let now = now_ns();
-    for p in Provider::ALL {
-        let root = cfg.root(p);
-        if !root.is_dir() {
-            stats.notes.push(format!(
-                "{} log root {} does not exist; skipped",
-                p,
-                root.display()
-            ));
-            continue;
-        }
-        let mut stack = vec![root.to_path_buf()];
-        while let Some(dir) = stack.pop() {
-            let Ok(rd) = std::fs::read_dir(&dir) else {
-                continue;
-            };
-            for entry in rd.flatten() {
-                let Ok(ft) = entry.file_type() else { continue };
-                let path = entry.path();
-                if ft.is_dir() {
-                    stack.push(path);
-                } else if ft.is_file() && matches_provider(p, &path) {
-                    let Ok(md) = entry.metadata() else { continue };
-                    let mtime_ns = md
-                        .modified()
-                        .ok()
-                        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-                        .map(|d| d.as_nanos() as i64)
-                        .unwrap_or(0);
-                    let Some(key) = path.to_str().map(str::to_string) else {
-                        continue;
-                    };
-                    let (ino, ctime_ns) = identity(&md);
-                    let stored_ctime_ns = if now.saturating_sub(ctime_ns) < RACY_NS {
-                        0
-                    } else {
-                        ctime_ns
-                    };
-                    out.push(Found {
-                        provider: p,
-                        path,
-                        key,
-                        size: md.len(),
-                        mtime_ns,
-                        ino,
-                        ctime_ns,
-                        stored_ctime_ns,
-                    });
-                }
-            }
-        }
-    }
-    out
 }
 
 fn hash_range(file: &mut File, start: u64, len: u64) -> std::io::Result<String> {
@@ -375,9 +266,14 @@ fn plan_for(found: &Found, row: Option<&FileRow>) -> Option<Plan> {
     }
 }
 
-fn parse_job(job: &Job) -> Result<Option<ParsedFile>> {
+/// A document cut short this long after its last change is not being written any more.
+const WRITE_GRACE_NS: i64 = 120_000_000_000;
+
+/// Reads and parses the part of a file the job needs, or says why it cannot be indexed.
+fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
     let f = &job.found;
-    let mut file = File::open(&f.path).map_err(|e| Error::io(&f.path, e))?;
+    let read_error = |e: std::io::Error| SkipReason::of_read_error(&e);
+    let mut file = File::open(&f.path).map_err(read_error)?;
     let (mut state, offset, appended) = match &job.plan {
         Plan::Full => (
             ParseState::new(f.provider, &FileHint::from_path(f.provider, &f.path)),
@@ -388,30 +284,53 @@ fn parse_job(job: &Job) -> Result<Option<ParsedFile>> {
     };
     // Read only up to the size we stat'ed: bytes written since are picked up next run.
     let mut bytes = Vec::with_capacity(f.size.saturating_sub(offset) as usize);
-    file.seek(SeekFrom::Start(offset))
-        .map_err(|e| Error::io(&f.path, e))?;
+    file.seek(SeekFrom::Start(offset)).map_err(read_error)?;
     (&mut file)
         .take(f.size.saturating_sub(offset))
         .read_to_end(&mut bytes)
-        .map_err(|e| Error::io(&f.path, e))?;
+        .map_err(read_error)?;
     let (events, end_offset) = if f.provider == Provider::Gemini {
         match providers::gemini::parse_document(&mut state, &bytes, false) {
             Some(ev) => (ev, bytes.len() as u64),
-            None => return Ok(None),
+            None => return Err(document_skip(&bytes, f.mtime_ns)),
         }
     } else {
         let chunk = providers::parse_jsonl(&mut state, &bytes, offset, false);
         (chunk.events, chunk.end_offset)
     };
-    let (head, tail) = fingerprint(&mut file, end_offset).map_err(|e| Error::io(&f.path, e))?;
-    Ok(Some(ParsedFile {
+    let (head, tail) = fingerprint(&mut file, end_offset).map_err(|e| {
+        // Shorter than when it was measured: rewritten while being read.
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            SkipReason::BeingWritten
+        } else {
+            read_error(e)
+        }
+    })?;
+    Ok(ParsedFile {
         state,
         events,
         end_offset,
         head_hash: head,
         tail_hash: tail,
         appended,
-    }))
+    })
+}
+
+/// Why a Gemini document did not parse: a document cut short is being written only if it
+/// changed moments ago.
+fn document_skip(bytes: &[u8], mtime_ns: i64) -> SkipReason {
+    match providers::document_problem(bytes) {
+        Some(DocumentProblem::Incomplete)
+            if discover::now_ns().saturating_sub(mtime_ns) < WRITE_GRACE_NS =>
+        {
+            SkipReason::BeingWritten
+        }
+        Some(DocumentProblem::Incomplete) => SkipReason::Truncated,
+        Some(DocumentProblem::TooDeeplyNested) => SkipReason::TooDeeplyNested,
+        Some(DocumentProblem::NotJson) => SkipReason::NotValidJson,
+        // Valid JSON that parse_document still refused: not a session document.
+        Some(DocumentProblem::NotADocument) | None => SkipReason::NotALog,
+    }
 }
 
 fn tags(provider: Provider, kind: EventKind) -> String {
@@ -453,7 +372,6 @@ fn apply(
     stats: &mut IndexStats,
     timing: &mut (u64, u64),
 ) -> Result<Option<u64>> {
-    let notes = &mut stats.notes;
     let f = &job.found;
     let current = load_row(tx, &f.key)?;
     let parsed = if current != job.base {
@@ -466,9 +384,12 @@ fn apply(
             base: current.clone(),
             plan: Plan::Full,
         };
-        match parse_job(&fresh)? {
-            Some(p) => p,
-            None => return Ok(None),
+        match parse_job(&fresh) {
+            Ok(p) => p,
+            Err(reason) => {
+                note_skip(stats, &f.path, reason);
+                return Ok(None);
+            }
         }
     } else {
         parsed
@@ -483,6 +404,7 @@ fn apply(
             r.get(0)
         })?,
     };
+    let notes = &mut stats.notes;
     let st = &parsed.state;
     let meta = &st.meta;
     let mut added = 0u64;
@@ -691,15 +613,34 @@ pub fn run(
 ) -> Result<IndexStats> {
     let started = Instant::now();
     let mut stats = IndexStats::default();
-    let mut found = discover(cfg, &mut stats);
+    let mut discovery = discover::discover(cfg);
+    for (p, root) in &discovery.missing_roots {
+        stats.notes.push(format!(
+            "{} log root {} does not exist; skipped",
+            p,
+            root.display()
+        ));
+    }
+    for (path, reason) in &discovery.skipped {
+        note_skip(&mut stats, path, *reason);
+    }
+    let mut found = std::mem::take(&mut discovery.found);
     stats.files_seen = found.len() as u64;
     // Oldest first, so session numbers (and search order) follow time.
     found.sort_by(|a, b| (a.mtime_ns, &a.key).cmp(&(b.mtime_ns, &b.key)));
     let rows = load_rows(conn)?;
     let seen: HashSet<&str> = found.iter().map(|f| f.key.as_str()).collect();
+    // Files in a folder that cannot be listed now are not gone: they keep their sessions.
+    let unlisted: Vec<&Path> = discovery
+        .skipped
+        .iter()
+        .filter(|(_, r)| *r == SkipReason::UnreadableFolder)
+        .map(|(p, _)| p.as_path())
+        .collect();
     let removed: Vec<String> = rows
         .keys()
         .filter(|k| !seen.contains(k.as_str()))
+        .filter(|k| !unlisted.iter().any(|d| Path::new(k).starts_with(d)))
         .cloned()
         .collect();
     let mut jobs = Vec::new();
@@ -764,6 +705,7 @@ pub fn run(
         tx.commit()?;
     }
     if jobs.is_empty() && removed.is_empty() {
+        finish_skips(conn, cfg, &mut stats)?;
         stats.elapsed_ms = started.elapsed().as_millis() as u64;
         return Ok(stats);
     }
@@ -784,8 +726,8 @@ pub fn run(
                     let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
                     let Some((_, job)) = next else { break };
                     let t = Instant::now();
-                    // A file that vanished or cannot be read is left for the next run.
-                    let result = parse_job(&job).unwrap_or(None);
+                    // A file that cannot be indexed now is noted and tried again next run.
+                    let result = parse_job(&job);
                     let parsed = Parsed {
                         job,
                         result,
@@ -823,14 +765,8 @@ pub fn run(
                     Plan::Append { offset, .. } => job.found.size.saturating_sub(*offset),
                 };
                 match parsed.result {
-                    None => {
-                        stats.files_incomplete += 1;
-                        stats.notes.push(format!(
-                            "{} is incomplete (being written?); kept as it was",
-                            job.found.key
-                        ));
-                    }
-                    Some(pf) => {
+                    Err(reason) => note_skip(&mut stats, &job.found.path, reason),
+                    Ok(pf) => {
                         let appended = pf.appended;
                         let malformed_before = match &job.plan {
                             Plan::Append { state, .. } => state.malformed,
@@ -895,6 +831,7 @@ pub fn run(
         drop(rx_parsed);
     });
     result?;
+    finish_skips(conn, cfg, &mut stats)?;
     // Fold the WAL back into the database so it does not linger at batch size; a busy reader
     // just makes this a partial checkpoint.
     let t = Instant::now();
@@ -903,4 +840,62 @@ pub fn run(
     stats.write_ms = write_started.elapsed().as_millis() as u64;
     stats.elapsed_ms = started.elapsed().as_millis() as u64;
     Ok(stats)
+}
+
+fn note_skip(stats: &mut IndexStats, path: &Path, reason: SkipReason) {
+    if reason == SkipReason::BeingWritten {
+        stats.files_incomplete += 1;
+    }
+    stats.skipped.push(SkippedFile {
+        path: path.to_string_lossy().into_owned(),
+        reason,
+    });
+}
+
+/// Names the skipped files relative to their roots and keeps the list in the index, where
+/// [`skip_summary`] finds it: written only when it changed, so an idle refresh writes nothing.
+fn finish_skips(conn: &mut Connection, cfg: &Config, stats: &mut IndexStats) -> Result<()> {
+    for s in &mut stats.skipped {
+        s.path = cfg.path_label(Path::new(&s.path));
+    }
+    stats.skipped.sort();
+    stats.skipped.dedup();
+    let stored = load_skips(conn)?;
+    if stored == stats.skipped {
+        return Ok(());
+    }
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    tx.execute("DELETE FROM skipped_files", [])?;
+    {
+        let mut ins =
+            tx.prepare("INSERT OR IGNORE INTO skipped_files (path, reason) VALUES (?1, ?2)")?;
+        for s in &stats.skipped {
+            ins.execute(params![s.path, s.reason.as_str()])?;
+        }
+    }
+    tx.commit()?;
+    Ok(())
+}
+
+fn load_skips(conn: &Connection) -> Result<Vec<SkippedFile>> {
+    let mut st = conn.prepare("SELECT path, reason FROM skipped_files")?;
+    let rows = st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (path, reason) = row?;
+        // A reason a later version added and this one does not know is left out.
+        if let Some(reason) = SkipReason::from_name(&reason) {
+            out.push(SkippedFile { path, reason });
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// What the last indexing run (of any process) skipped, as kept in the index at `cfg`: counts
+/// per reason and at most `max_examples` examples. A read on its own connection, which never
+/// waits for an indexer (WAL).
+pub fn last_skips(cfg: &Config, max_examples: usize) -> Result<SkipSummary> {
+    let conn = super::schema::open(&cfg.index_path())?;
+    Ok(SkipSummary::of(&load_skips(&conn)?, max_examples))
 }

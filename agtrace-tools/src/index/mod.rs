@@ -2,11 +2,13 @@
 //! `providers`; the store is its only caller.
 
 mod decode;
+pub(crate) mod discover;
 pub(crate) mod ingest;
 pub(crate) mod query;
 pub(crate) mod schema;
 pub mod search_syntax;
 
+pub use discover::{SkipReason, SkipSummary, SkippedFile};
 pub use ingest::{IndexStats, Progress};
 pub use query::{
     MIN_PREFIX, PREVIEW_CHARS, ProjectInfo, ProjectRef, ProviderCounts, SearchCursor, SearchHit,

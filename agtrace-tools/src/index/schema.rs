@@ -9,8 +9,22 @@ use rusqlite::{Connection, OptionalExtension};
 use crate::error::Result;
 
 /// Bump on any change to the tables or to what the parsers produce: an index with another
-/// version is dropped and rebuilt rather than misread.
+/// version is dropped and rebuilt rather than misread. A new table no earlier version reads
+/// goes in [`ADDED_TABLES`] instead: nothing can misread it, and agtrace versions on either
+/// side of it keep sharing the index instead of rebuilding it in turn.
 pub const SCHEMA_VERSION: i64 = 8;
+
+/// Tables added since [`SCHEMA_VERSION`] was last bumped, created where missing.
+///
+/// `skipped_files`: what the last indexing run did not index and why (`discover::SkipReason`
+/// names), each path named relative to its log root; replaced whole by every run.
+const ADDED_TABLES: &str = r#"
+CREATE TABLE IF NOT EXISTS skipped_files (
+    path TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    PRIMARY KEY (path, reason)
+) WITHOUT ROWID;
+"#;
 
 /// The previous version, which [`ensure`] migrates in place: version 8 only added the `files`
 /// fingerprint columns, and a row whose `tail_hash` is NULL is simply re-parsed from the start.
@@ -193,6 +207,14 @@ fn is_busy(e: &rusqlite::Error) -> bool {
 pub fn ensure(conn: &mut Connection) -> Result<()> {
     let current: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if current == SCHEMA_VERSION {
+        let missing: bool = conn.query_row(
+            "SELECT count(*) = 0 FROM sqlite_master WHERE name = 'skipped_files'",
+            [],
+            |r| r.get(0),
+        )?;
+        if missing {
+            conn.execute_batch(ADDED_TABLES)?;
+        }
         return Ok(());
     }
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
@@ -233,6 +255,7 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
         tx.execute_batch(CREATE)?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     }
+    tx.execute_batch(ADDED_TABLES)?;
     tx.commit()?;
     Ok(())
 }

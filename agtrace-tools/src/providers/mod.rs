@@ -275,6 +275,34 @@ pub fn parse_file(
     Ok((state, events))
 }
 
+/// Why bytes that should hold one JSON session document do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocumentProblem {
+    /// The JSON ends before the document does: cut short, or still being written.
+    Incomplete,
+    /// Nested deeper than the JSON parser follows (128 levels): complete, but unreadable.
+    TooDeeplyNested,
+    /// Not JSON at all.
+    NotJson,
+    /// JSON, but not an object.
+    NotADocument,
+}
+
+/// What is wrong with a document [`gemini::parse_document`] refused, `None` if nothing is.
+/// Parses the bytes again, which only the failure path pays for.
+pub fn document_problem(bytes: &[u8]) -> Option<DocumentProblem> {
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(v) if v.is_object() => None,
+        Ok(_) => Some(DocumentProblem::NotADocument),
+        Err(e) if e.is_eof() => Some(DocumentProblem::Incomplete),
+        // serde_json has no error kind for its depth limit, only this message.
+        Err(e) if e.to_string().starts_with("recursion limit exceeded") => {
+            Some(DocumentProblem::TooDeeplyNested)
+        }
+        Err(_) => Some(DocumentProblem::NotJson),
+    }
+}
+
 fn memchr_newline(b: &[u8]) -> Option<usize> {
     b.iter().position(|&c| c == b'\n')
 }

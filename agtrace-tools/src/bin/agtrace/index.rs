@@ -1,7 +1,11 @@
 //! `agtrace index`: bring the index up to date, with a progress bar on stderr.
 
 use super::{Failure, Roots, open_store};
+use agtrace_tools::index::{SkipReason, SkipSummary};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Skipped files named per reason on stderr; the rest are counted.
+const NAMED_PER_REASON: usize = 20;
 
 pub async fn run(roots: &Roots) -> Result<(), Failure> {
     let store = open_store(roots.config())?;
@@ -24,8 +28,29 @@ pub async fn run(roots: &Roots) -> Result<(), Failure> {
     for note in &stats.notes {
         eprintln!("note: {note}");
     }
+    for reason in SkipReason::ALL {
+        let of_reason: Vec<_> = stats
+            .skipped
+            .iter()
+            .filter(|s| s.reason == reason)
+            .collect();
+        for s in of_reason.iter().take(NAMED_PER_REASON) {
+            eprintln!("note: not indexed ({reason}): {}", s.path);
+        }
+        if of_reason.len() > NAMED_PER_REASON {
+            eprintln!(
+                "note: not indexed ({reason}): {} more",
+                of_reason.len() - NAMED_PER_REASON
+            );
+        }
+    }
+    let skips = SkipSummary::of(&stats.skipped, 0);
+    let skipped = match skips.total() {
+        0 => String::new(),
+        n => format!(", {n} not indexed ({})", skips.counts_text()),
+    };
     println!(
-        "{} files: {} parsed, {} appended, {} unchanged, {} removed; {} events added, {} malformed lines skipped; {:.1} MB in {:.2} s",
+        "{} files: {} parsed, {} appended, {} unchanged, {} removed{skipped}; {} events added, {} malformed lines skipped; {:.1} MB in {:.2} s",
         stats.files_seen,
         stats.files_parsed,
         stats.files_appended,
