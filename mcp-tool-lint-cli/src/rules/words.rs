@@ -53,16 +53,17 @@ const STOPWORDS: &[&str] = &[
     "a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "with", "by", "from", "at", "as",
     "is", "are", "be", "it", "its", "this", "that", "these", "those", "can", "will", "if", "use",
     "used", "using", "you", "your", "any", "all", "one", "into", "which", "when", "not", "only",
-    "also", "e", "g", "eg", "i", "ie", "etc", "such", "has", "have", "was", "but", "so", "than",
-    "then", "via", "do", "does", "should", "may", "must", "each", "other", "more",
+    "also", "eg", "ie", "etc", "such", "has", "have", "was", "but", "so", "than", "then", "via",
+    "do", "does", "should", "may", "must", "each", "other", "more",
 ];
 
 /// The content words of a text: lower-cased, split on anything not alphanumeric, without
-/// function words, with a plural `s` dropped (`files` and `file` are one word).
+/// function words and single letters, with a plural `s` dropped (`files` and `file` are one
+/// word).
 pub fn content_words(text: &str) -> BTreeSet<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .map(str::to_lowercase)
-        .filter(|w| !w.is_empty() && !STOPWORDS.contains(&w.as_str()))
+        .filter(|w| w.chars().count() > 1 && !STOPWORDS.contains(&w.as_str()))
         .map(|w| match w.strip_suffix('s') {
             Some(stem) if stem.len() >= 3 && !stem.ends_with('s') => stem.to_string(),
             _ => w,
