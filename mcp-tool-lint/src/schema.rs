@@ -185,10 +185,8 @@ fn restates(name: &str, title: &str) -> bool {
         let mut cur = String::new();
         let mut prev_lower = false;
         for c in s.chars() {
-            if !c.is_alphanumeric() || (c.is_uppercase() && prev_lower) {
-                if !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
+            if (!c.is_alphanumeric() || (c.is_uppercase() && prev_lower)) && !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
             }
             if c.is_alphanumeric() {
                 cur.extend(c.to_lowercase());

@@ -50,7 +50,7 @@ pub fn check(tools: &[&Value], tokens: usize, budget: usize) -> Option<Finding> 
         .iter()
         .map(|t| (tool_tokens(t), tool_name(t)))
         .collect();
-    costs.sort_by(|a, b| b.0.cmp(&a.0));
+    costs.sort_by_key(|c| std::cmp::Reverse(c.0));
     let costliest = costs
         .iter()
         .take(NAMED_TOOLS)

@@ -25,7 +25,7 @@ pub const THRESHOLD: f64 = 0.8;
 
 /// Descriptions with fewer content words than this are too short to compare (and short
 /// enough to be judged by `missing_description`'s reader, a person).
-const MIN_WORDS: usize = 3;
+pub const MIN_WORDS: usize = 3;
 
 /// The Jaccard index of two texts' content words, in `0.0..=1.0`; `None` when either has
 /// fewer than [`MIN_WORDS`] content words.
