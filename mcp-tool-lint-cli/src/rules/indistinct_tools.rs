@@ -23,8 +23,8 @@ pub const NAME: &str = "indistinct_tools";
 /// The similarity from which two descriptions are indistinct.
 pub const THRESHOLD: f64 = 0.8;
 
-/// Descriptions with fewer content words than this are too short to compare (and short
-/// enough to be judged by `missing_description`'s reader, a person).
+/// Descriptions with fewer content words than this are not compared: two of them share most
+/// of their words by chance, and saying too little is not the same fault as saying the same.
 pub const MIN_WORDS: usize = 3;
 
 /// The Jaccard index of two texts' content words, in `0.0..=1.0`; `None` when either has
