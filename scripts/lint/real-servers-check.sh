@@ -2,7 +2,9 @@
 # mcp-tool-lint on live public MCP servers: installs them (scripts/lint/install-servers.sh),
 # lints each one over stdio, and checks that the findings are exactly those judged on its saved
 # `tools/list` dump (mcp-tool-lint-cli/tests/dumps/<server>.expected, see docs/lints.md,
-# "mcp-tool-lint on real servers"), and that it lists the same tools as the dump.
+# "mcp-tool-lint on real servers"), and that it lists the same tools as the dump. Then this
+# project's own servers: hello_tools over stdio must be clean, and agtrace over streamable HTTP
+# (the `--url` path) must give exactly scripts/lint/agtrace.expected.
 #
 #   scripts/lint/real-servers-check.sh [SERVER...]   # default: all seven
 #
@@ -58,4 +60,32 @@ for server in "${servers[@]}"; do
     echo "real-servers-check: $server: $(wc -l < "$work/$server.found") finding(s), as judged" >&2
   fi
 done
+# This project's servers, built by scripts/clients/install.sh's build_servers.
+build_servers
+if (cd "$work" && "$lint" -- "$BIN_DIR/hello_tools") > "$work/hello.txt"; then
+  echo "real-servers-check: hello_tools: clean" >&2
+else
+  cat "$work/hello.txt" >&2
+  echo "real-servers-check: hello_tools: not clean" >&2
+  failed=1
+fi
+port=$(free_port)
+mkdir -p "$work/logs/claude" "$work/logs/codex" "$work/logs/gemini"
+"$BIN_DIR/agtrace" --claude-dir "$work/logs/claude" --codex-dir "$work/logs/codex" \
+  --gemini-dir "$work/logs/gemini" --data-dir "$work/data" serve --http "127.0.0.1:$port" \
+  2> "$work/agtrace.err" &
+agtrace_pid=$!
+trap 'kill "$agtrace_pid" 2>/dev/null; rm -rf "$work"' EXIT
+wait_port "$port"
+status=0
+(cd "$work" && "$lint" --format json --url "http://127.0.0.1:$port/mcp") > "$work/agtrace.report" || status=$?
+if [[ $status -gt 1 ]]; then
+  echo "real-servers-check: agtrace over HTTP: mcp-tool-lint exited $status" >&2
+  failed=1
+elif ! diff -u "$root/scripts/lint/agtrace.expected" <(finding_lines < "$work/agtrace.report") >&2; then
+  echo "real-servers-check: agtrace over HTTP: findings differ from scripts/lint/agtrace.expected (above)" >&2
+  failed=1
+else
+  echo "real-servers-check: agtrace over HTTP: as expected" >&2
+fi
 exit $failed
