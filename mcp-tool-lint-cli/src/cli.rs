@@ -30,7 +30,7 @@ pub struct Cli {
     /// input schema) may cost before `catalog_tokens` fires.
     #[arg(long, value_name = "TOKENS")]
     pub token_budget: Option<usize>,
-    /// Seconds a server gets to answer `initialize` and every page of `tools/list`.
+    /// Seconds a server gets to answer `initialize` and every page of `tools/list`, in all.
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub timeout: u64,
     /// Also writes the catalog read (a `tools/list` result with `serverInfo`) to this file.
