@@ -65,6 +65,60 @@ impl<'a> Schema<'a> {
         v
     }
 
+    /// Where a property is documented, as a model reading the schema finds it: its own
+    /// `description`; else the schema it refers to (`$ref` to a `$defs` entry with a
+    /// description); else the non-null alternative of an `Option`; else every branch of a
+    /// union, when each has one; else the items of an array; else a `title` that says more
+    /// than the property's name (pydantic's `"Repo Path"` for `repo_path` says nothing).
+    fn documentation(&self, name: &str, v: &'a Value) -> Option<String> {
+        self.documentation_at(name, v, 0)
+    }
+
+    fn documentation_at(&self, name: &str, v: &'a Value, depth: usize) -> Option<String> {
+        if depth > 4 {
+            return None;
+        }
+        if let Some(d) = description(v) {
+            return Some(d);
+        }
+        let resolved = self.resolve(v);
+        if !std::ptr::eq(resolved, v)
+            && let Some(d) = self.documentation_at(name, resolved, depth + 1)
+        {
+            return Some(d);
+        }
+        let inner = self.unwrap_option(v);
+        if !std::ptr::eq(inner, resolved)
+            && let Some(d) = self.documentation_at(name, inner, depth + 1)
+        {
+            return Some(d);
+        }
+        for key in ["anyOf", "oneOf"] {
+            let Some(branches) = inner.get(key).and_then(Value::as_array) else {
+                continue;
+            };
+            let docs: Option<Vec<String>> = branches
+                .iter()
+                .filter(|b| !is_null(self.resolve(b)))
+                .map(|b| self.documentation_at(name, b, depth + 1))
+                .collect();
+            if let Some(docs) = docs.filter(|d| !d.is_empty()) {
+                return Some(docs.join(" Or: "));
+            }
+        }
+        if let Some(d) = inner
+            .get("items")
+            .and_then(|items| description(self.resolve(items)))
+        {
+            return Some(d);
+        }
+        [v, resolved, inner]
+            .into_iter()
+            .filter_map(|x| x.get("title").and_then(Value::as_str))
+            .find(|t| !t.trim().is_empty() && !restates(name, t))
+            .map(str::to_string)
+    }
+
     fn type_class(&self, name: &str, v: &'a Value) -> TypeClass {
         if ref_name(v).is_some_and(|n| n == "Cursor") {
             return TypeClass::Cursor;
@@ -123,6 +177,63 @@ impl<'a> Schema<'a> {
     }
 }
 
+/// Whether a title only re-cases a name: the same words in the same order (`"Repo Path"`
+/// for `repo_path`, `"Url"` for `url`).
+fn restates(name: &str, title: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        let mut cur = String::new();
+        let mut prev_lower = false;
+        for c in s.chars() {
+            if (!c.is_alphanumeric() || (c.is_uppercase() && prev_lower)) && !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            if c.is_alphanumeric() {
+                cur.extend(c.to_lowercase());
+            }
+            prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        }
+        if !cur.is_empty() {
+            out.push(cur);
+        }
+        out
+    };
+    words(name) == words(title)
+}
+
+/// A plain `enum` has no place for a description per value (unlike `oneOf` of `const`s), so
+/// its values are documented where the property's description names them (`"css" produces
+/// ...`): such a value takes that description.
+fn documented_by_mention(ty: TypeClass, doc: Option<&str>) -> TypeClass {
+    let (TypeClass::Enum { variants }, Some(doc)) = (&ty, doc) else {
+        return ty;
+    };
+    let lower = doc.to_lowercase();
+    let variants = variants
+        .iter()
+        .map(|v| Variant {
+            description: v
+                .description
+                .clone()
+                .or_else(|| mentions(&lower, &v.name.to_lowercase()).then(|| doc.to_string())),
+            name: v.name.clone(),
+        })
+        .collect();
+    TypeClass::Enum { variants }
+}
+
+/// Whether `text` contains `word` with no letter or digit on either side.
+fn mentions(text: &str, word: &str) -> bool {
+    if word.is_empty() {
+        return false;
+    }
+    text.match_indices(word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
 fn is_null(v: &Value) -> bool {
     v.get("type").and_then(Value::as_str) == Some("null")
         || v.get("const").is_some_and(Value::is_null)
@@ -177,6 +288,11 @@ fn number(v: &Value, keys: [&str; 2]) -> Option<f64> {
 
 /// The model of the arguments described by a tool's `inputSchema`. Allows cannot be written
 /// in a schema, and `serde_default` is unknowable there, so both stay empty/false.
+///
+/// `deny_unknown_fields` stays false too: `false_strictness` is about a strictness the schema
+/// does not show, and `additionalProperties: false` is the schema showing it (zod-based
+/// servers also write it on every object whether or not the server rejects extra keys). The
+/// macros see `#[serde(deny_unknown_fields)]` itself.
 pub fn args_from_schema(input_schema: &Value) -> Args {
     let s = Schema { root: input_schema };
     let root = s.resolve(input_schema);
@@ -194,9 +310,10 @@ pub fn args_from_schema(input_schema: &Value) -> Args {
         .iter()
         .map(|(name, prop)| {
             let inner = s.unwrap_option(prop);
+            let doc = s.documentation(name, prop);
             Param {
                 name: name.clone(),
-                ty: s.type_class(name, prop),
+                ty: documented_by_mention(s.type_class(name, prop), doc.as_deref()),
                 required: required.contains(name.as_str()),
                 default: prop
                     .get("default")
@@ -206,7 +323,7 @@ pub fn args_from_schema(input_schema: &Value) -> Args {
                     .or_else(|| number(inner, ["minimum", "exclusiveMinimum"])),
                 max: number(prop, ["maximum", "exclusiveMaximum"])
                     .or_else(|| number(inner, ["maximum", "exclusiveMaximum"])),
-                description: description(prop),
+                description: doc,
                 serde_default: false,
                 allows: Vec::new(),
             }
@@ -214,7 +331,7 @@ pub fn args_from_schema(input_schema: &Value) -> Args {
         .collect();
     Args {
         params,
-        deny_unknown_fields: root.get("additionalProperties") == Some(&Value::Bool(false)),
+        deny_unknown_fields: false,
         allows: Vec::new(),
     }
 }
@@ -275,7 +392,8 @@ pub fn check_schema_tool(
                 findings: &mut report.findings,
                 seen: HashSet::new(),
             };
-            walk.nested(pname, prop, 0, true);
+            let doc = s.documentation(pname, prop);
+            walk.nested(pname, prop, 0, true, doc.as_deref());
         }
     }
     if let Some(out) = output_schema {
@@ -312,12 +430,17 @@ impl<'a> Walk<'_, 'a> {
 
     /// Descriptions of the properties inside a parameter (the parameter itself, and its enum
     /// values when it is one, are checked by `check_args`), and unions in it.
-    fn nested(&mut self, path: &str, v: &'a Value, depth: usize, top: bool) {
+    /// `doc` is the documentation of the property that holds `v`, where a plain enum's values
+    /// may be named.
+    fn nested(&mut self, path: &str, v: &'a Value, depth: usize, top: bool, doc: Option<&str>) {
         if depth > MAX_DEPTH {
             return;
         }
         let Some(inner) = self.enter(v) else { return };
-        if !top && let TypeClass::Enum { variants } = self.schema.type_class("", v) {
+        if !top
+            && let TypeClass::Enum { variants } =
+                documented_by_mention(self.schema.type_class("", v), doc)
+        {
             let undocumented: Vec<&str> = variants
                 .iter()
                 .filter(|x| x.description.as_deref().is_none_or(|d| d.trim().is_empty()))
@@ -348,7 +471,8 @@ impl<'a> Walk<'_, 'a> {
                     continue;
                 }
                 let child = format!("{path}.{name}");
-                if description(prop).is_none_or(|d| d.trim().is_empty()) {
+                let child_doc = self.schema.documentation(name, prop);
+                if child_doc.as_deref().is_none_or(|d| d.trim().is_empty()) {
                     self.findings.push(Finding::new(
                         Lint::MissingDescription,
                         self.target,
@@ -356,11 +480,13 @@ impl<'a> Walk<'_, 'a> {
                         format!("add a doc comment on the field `{name}` saying what the value is"),
                     ));
                 }
-                self.nested(&child, prop, depth + 1, false);
+                self.nested(&child, prop, depth + 1, false, child_doc.as_deref());
             }
         }
         if let Some(items) = inner.get("items") {
-            self.nested(&format!("{path}[]"), items, depth + 1, false);
+            let items_doc = self.schema.documentation("", items);
+            let doc = items_doc.as_deref().or(doc);
+            self.nested(&format!("{path}[]"), items, depth + 1, false, doc);
         }
         for key in ["oneOf", "anyOf"] {
             for b in inner
@@ -369,7 +495,7 @@ impl<'a> Walk<'_, 'a> {
                 .into_iter()
                 .flatten()
             {
-                self.nested(path, b, depth + 1, true);
+                self.nested(path, b, depth + 1, true, doc);
             }
         }
         self.leave(inner);
@@ -440,11 +566,20 @@ impl<'a> Walk<'_, 'a> {
     }
 }
 
-/// Whether a union's branches can be told apart by a value: unit variants (`const`),
-/// externally tagged objects (one required key each, all different), or a property whose
-/// `const` differs per branch (internally or adjacently tagged).
+/// Whether a union's branches can be told apart by a value: unit variants (`const`), branches
+/// of different JSON types, externally tagged objects (one required key each, all
+/// different), or a property whose `const` or `enum` values differ per branch (internally or
+/// adjacently tagged).
 fn discriminated(branches: &[&Value]) -> bool {
     if branches.iter().all(|b| unit_variant(b).is_some()) {
+        return true;
+    }
+    // Branches of different JSON types (a string or an array of them) name themselves: the
+    // value's own type says which one was sent.
+    let types: Option<Vec<&str>> = branches.iter().map(|b| primary_type(b)).collect();
+    if let Some(types) = types
+        && types.iter().collect::<HashSet<_>>().len() == types.len()
+    {
         return true;
     }
     let single_key = |b: &Value| -> Option<String> {
@@ -482,16 +617,29 @@ fn discriminated(branches: &[&Value]) -> bool {
     else {
         return false;
     };
+    // A tag property whose values (a `const`, or an `enum` list as zod writes
+    // `z.enum(["image", "audio"])`) never overlap between branches.
     first.keys().any(|tag| {
-        let values: Option<Vec<String>> = branches
+        let values: Option<Vec<Vec<String>>> = branches
             .iter()
             .map(|b| {
                 b.get("properties")
                     .and_then(|p| p.get(tag))
-                    .and_then(unit_variant)
-                    .map(|v| v.name)
+                    .and_then(tag_values)
             })
             .collect();
-        values.is_some_and(|vs| vs.iter().collect::<HashSet<_>>().len() == vs.len())
+        values.is_some_and(|vs| {
+            let all: Vec<&String> = vs.iter().flatten().collect();
+            all.iter().collect::<HashSet<_>>().len() == all.len()
+        })
     })
+}
+
+/// The values a tag property takes: its `const`, or its `enum` list.
+fn tag_values(v: &Value) -> Option<Vec<String>> {
+    if let Some(c) = v.get("const") {
+        return Some(vec![value_text(c)]);
+    }
+    let values = v.get("enum")?.as_array()?;
+    (!values.is_empty()).then(|| values.iter().map(value_text).collect())
 }

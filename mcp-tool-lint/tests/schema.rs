@@ -126,7 +126,6 @@ fn the_before_design_warns_with_the_same_lints() {
         Lint::ClosedDomainString,
         Lint::ModeToggle,
         Lint::UnboundedLimit,
-        Lint::FalseStrictness,
     ];
     expected.sort();
     assert_eq!(lints, expected, "{:#?}", r.findings);
@@ -320,4 +319,135 @@ fn tool_level_lints_run_on_foreign_tools() {
             Lint::AnnotationConflict
         ]
     );
+}
+
+/// The lints of a tool with this input schema, as `(lint, message)`.
+fn findings_of(input: &Value) -> Vec<(Lint, String)> {
+    check_schema_tool("get_thing", Some("Gets a thing."), read_only(), input, None)
+        .findings
+        .into_iter()
+        .filter_map(|f| Some((f.lint?, f.message)))
+        .collect()
+}
+
+#[test]
+fn additional_properties_false_is_shown_strictness_not_false_strictness() {
+    let input = json!({
+        "type": "object",
+        "properties": {"path": {"type": "string", "description": "File to read."}},
+        "required": ["path"],
+        "additionalProperties": false
+    });
+    assert_eq!(findings_of(&input), vec![]);
+    assert!(!args_from_schema(&input).deny_unknown_fields);
+}
+
+#[test]
+fn parameters_documented_where_the_schema_puts_it_are_described() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            // On the `$defs` entry the property refers to.
+            "filter": {"$ref": "#/$defs/Filter"},
+            // On the non-null alternative of an optional value.
+            "since": {"anyOf": [{"type": "string", "description": "Start time (RFC 3339)."}, {"type": "null"}]},
+            // On every branch of a union.
+            "target": {"oneOf": [
+                {"type": "string", "description": "One path."},
+                {"type": "array", "items": {"type": "string"}, "description": "Several paths."}
+            ]},
+            // On the items of a list.
+            "ids": {"type": "array", "items": {"type": "integer", "description": "A session id."}},
+            // A title that says more than the name.
+            "repo": {"type": "string", "title": "Path of the git working tree"}
+        },
+        "$defs": {"Filter": {
+            "type": "object",
+            "description": "Which sessions to keep.",
+            "properties": {"tag": {"$ref": "#/$defs/Tag"}}
+        }, "Tag": {"type": "string", "description": "A tag."}}
+    });
+    assert_eq!(findings_of(&input), vec![]);
+    let args = args_from_schema(&input);
+    let doc = |n: &str| {
+        args.params
+            .iter()
+            .find(|p| p.name == n)
+            .and_then(|p| p.description.clone())
+    };
+    assert_eq!(doc("filter").as_deref(), Some("Which sessions to keep."));
+    assert_eq!(
+        doc("target").as_deref(),
+        Some("One path. Or: Several paths.")
+    );
+}
+
+#[test]
+fn a_title_that_only_recases_the_name_is_no_description() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "repo_path": {"type": "string", "title": "Repo Path"},
+            "maxCount": {"type": "integer", "title": "Max count", "maximum": 50}
+        }
+    });
+    let messages: Vec<String> = findings_of(&input).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(
+        messages,
+        [
+            "`maxCount` has no description",
+            "`repo_path` has no description"
+        ]
+    );
+}
+
+#[test]
+fn plain_enum_values_named_in_the_description_are_documented() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "scale": {"type": "string", "enum": ["css", "device"],
+                "description": "\"css\" keeps CSS pixels; \"device\" uses device pixels."},
+            "format": {"type": "string", "enum": ["png", "jpeg"], "description": "Image format, png unless set."},
+            "keys": {"type": "array", "items": {"enum": ["Alt", "Shift"]}, "description": "Hold Alt or Shift."}
+        }
+    });
+    assert_eq!(
+        findings_of(&input),
+        vec![(
+            Lint::MissingDescription,
+            "the values of `format` have no description: `jpeg`".to_string()
+        )]
+    );
+}
+
+#[test]
+fn a_union_tagged_by_disjoint_enum_values_is_discriminated() {
+    let output = json!({
+        "type": "object",
+        "properties": {"content": {"type": "array", "items": {"anyOf": [
+            {"type": "object", "properties": {"type": {"enum": ["image", "audio"]}, "data": {"type": "string"}}},
+            {"type": "object", "properties": {"type": {"const": "resource"}, "uri": {"type": "string"}}}
+        ]}}}
+    });
+    let r = check_schema_tool(
+        "read_media",
+        Some("Reads media."),
+        read_only(),
+        &json!({"type": "object"}),
+        Some(&output),
+    );
+    assert_eq!(r.lints(), vec![]);
+    let overlapping = json!({"anyOf": [
+        {"type": "object", "properties": {"type": {"enum": ["image", "audio"]}}},
+        {"type": "object", "properties": {"type": {"enum": ["audio", "video"]}}}
+    ]});
+    let r = check_schema_tool(
+        "read_media",
+        Some("Reads media."),
+        read_only(),
+        &json!({"type": "object"}),
+        Some(&overlapping),
+    );
+    assert_eq!(r.lints(), vec![Lint::HiddenCoupling]);
 }

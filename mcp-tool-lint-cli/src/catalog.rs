@@ -1,0 +1,70 @@
+//! A server's tool catalog, as `tools/list` sends it.
+
+use serde_json::{Value, json};
+
+/// The tools of one server, kept as JSON: the lints read them through the JSON Schema
+/// front-end, and `--dump` writes them back unchanged.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    /// `serverInfo` (`name`, `version`) when the source knows it.
+    pub server: Option<Value>,
+    /// The tools, in the order the server listed them.
+    pub tools: Vec<Value>,
+}
+
+impl Catalog {
+    /// A `tools/list` result (`{"tools": [..]}`, optionally with `serverInfo`), a JSON-RPC
+    /// response holding one, or a bare array of tools. Every tool needs a string `name`.
+    pub fn from_json(value: Value) -> Result<Catalog, String> {
+        let (server, tools) = match value {
+            Value::Array(tools) => (None, tools),
+            Value::Object(mut map) => {
+                if let Some(Value::Object(result)) = map.remove("result") {
+                    return Catalog::from_json(Value::Object(result));
+                }
+                let server = map.remove("serverInfo");
+                match map.remove("tools") {
+                    Some(Value::Array(tools)) => (server, tools),
+                    Some(_) => return Err("`tools` is not an array".into()),
+                    None => {
+                        return Err(
+                            "no `tools` array: expected a `tools/list` result (`{\"tools\": [..]}`) or an array of tools"
+                                .into(),
+                        );
+                    }
+                }
+            }
+            _ => return Err("expected a `tools/list` result or an array of tools".into()),
+        };
+        for (i, tool) in tools.iter().enumerate() {
+            if tool.get("name").and_then(Value::as_str).is_none() {
+                return Err(format!("tool #{} has no string `name`", i + 1));
+            }
+        }
+        Ok(Catalog { server, tools })
+    }
+
+    /// The tool names, in listed order.
+    pub fn names(&self) -> Vec<&str> {
+        self.tools.iter().map(tool_name).collect()
+    }
+
+    /// What `--dump` writes: a `tools/list` result with the server's identity.
+    pub fn to_json(&self) -> Value {
+        let mut out = json!({ "tools": self.tools });
+        if let Some(server) = &self.server {
+            out["serverInfo"] = server.clone();
+        }
+        out
+    }
+}
+
+/// A tool's `name` (checked present by [`Catalog::from_json`]).
+pub fn tool_name(tool: &Value) -> &str {
+    tool.get("name").and_then(Value::as_str).unwrap_or_default()
+}
+
+/// A tool's `description`, if it is a string.
+pub fn tool_description(tool: &Value) -> Option<&str> {
+    tool.get("description").and_then(Value::as_str)
+}

@@ -1,0 +1,93 @@
+//! Runs every lint over a catalog and applies the allows.
+
+use serde_json::Value;
+
+use crate::allow::{Allow, AllowUse};
+use crate::catalog::Catalog;
+use crate::rules;
+
+/// One broken rule, located in the catalog.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    /// The lint's stable name (one of [`rules::all`]).
+    pub lint: &'static str,
+    /// The tools it is about, in catalog order: one for a per-tool finding, two for a pair
+    /// of alike tools, none for the catalog as a whole.
+    pub tools: Vec<String>,
+    /// The parameter it is about, for a per-parameter finding.
+    pub param: Option<String>,
+    /// What is wrong (without the `[lint]` prefix).
+    pub message: String,
+    /// The fix, as a sentence.
+    pub help: String,
+}
+
+impl Finding {
+    /// The logical locations, `tool` or `tool/param`; `["(catalog)"]` for the catalog.
+    pub fn locations(&self) -> Vec<String> {
+        if self.tools.is_empty() {
+            return vec!["(catalog)".into()];
+        }
+        self.tools
+            .iter()
+            .map(|t| match &self.param {
+                Some(p) => format!("{t}/{p}"),
+                None => t.clone(),
+            })
+            .collect()
+    }
+}
+
+/// What a run found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// The findings left after the allows: per tool in catalog order, then the catalog's.
+    pub findings: Vec<Finding>,
+    /// Every allow with how many findings it silenced.
+    pub allows: Vec<AllowUse>,
+    /// The o200k tokens of the catalog's input side.
+    pub tokens: usize,
+    /// The budget they were held to.
+    pub token_budget: usize,
+}
+
+impl Outcome {
+    /// 1 when anything was found, else 0.
+    pub fn exit_code(&self) -> u8 {
+        u8::from(!self.findings.is_empty())
+    }
+}
+
+/// Every finding of every lint on `catalog`, minus those `allows` silence.
+pub fn check(catalog: &Catalog, allows: &[Allow], token_budget: usize) -> Outcome {
+    let mut findings: Vec<Finding> = catalog
+        .tools
+        .iter()
+        .flat_map(rules::tool_design::check)
+        .collect();
+    let tools: Vec<&Value> = catalog.tools.iter().collect();
+    findings.extend(rules::inconsistent_naming::check(&tools));
+    findings.extend(rules::indistinct_tools::check(&tools));
+    let tokens = rules::catalog_tokens::count(&tools);
+    findings.extend(rules::catalog_tokens::check(&tools, tokens, token_budget));
+    let mut uses: Vec<AllowUse> = allows
+        .iter()
+        .map(|a| AllowUse {
+            allow: a.clone(),
+            suppressed: 0,
+        })
+        .collect();
+    findings.retain(|f| match uses.iter_mut().find(|u| u.allow.matches(f)) {
+        Some(u) => {
+            u.suppressed += 1;
+            false
+        }
+        None => true,
+    });
+    Outcome {
+        findings,
+        allows: uses,
+        tokens,
+        token_budget,
+    }
+}

@@ -1,0 +1,102 @@
+//! `catalog_tokens`: the input side of `tools/list` (every tool's name, description and input
+//! schema, what a model reads on every request to choose a tool and write its arguments)
+//! costs more o200k tokens than its budget. Counted as `agtrace tools` counts it: the compact
+//! JSON of `{name, description, inputSchema}` per tool, summed.
+
+use std::sync::OnceLock;
+
+use serde_json::{Value, json};
+use tiktoken_rs::CoreBPE;
+
+use crate::catalog::tool_name;
+use crate::check::Finding;
+
+/// The lint's name.
+pub const NAME: &str = "catalog_tokens";
+
+/// The default budget: the 2,000 tokens agtrace holds its own 9-tool catalog to (issue 11,
+/// `agtrace-tools/tests/catalog_tokens.rs`).
+pub const DEFAULT_TOKEN_BUDGET: usize = 2_000;
+
+/// How many of the costliest tools the message names.
+const NAMED_TOOLS: usize = 3;
+
+fn bpe() -> &'static CoreBPE {
+    static BPE: OnceLock<CoreBPE> = OnceLock::new();
+    BPE.get_or_init(|| tiktoken_rs::o200k_base().expect("o200k_base is built into tiktoken-rs"))
+}
+
+/// The o200k tokens of one tool's input side.
+pub fn tool_tokens(tool: &Value) -> usize {
+    let side = json!({
+        "name": tool.get("name"),
+        "description": tool.get("description"),
+        "inputSchema": tool.get("inputSchema"),
+    });
+    bpe().encode_with_special_tokens(&side.to_string()).len()
+}
+
+/// The o200k tokens of the whole catalog's input side.
+pub fn count(tools: &[&Value]) -> usize {
+    tools.iter().map(|t| tool_tokens(t)).sum()
+}
+
+/// A finding when `tokens` is over `budget`, naming the costliest tools.
+pub fn check(tools: &[&Value], tokens: usize, budget: usize) -> Option<Finding> {
+    if tokens <= budget {
+        return None;
+    }
+    let mut costs: Vec<(usize, &str)> = tools
+        .iter()
+        .map(|t| (tool_tokens(t), tool_name(t)))
+        .collect();
+    costs.sort_by_key(|c| std::cmp::Reverse(c.0));
+    let costliest = costs
+        .iter()
+        .take(NAMED_TOOLS)
+        .map(|(n, t)| format!("`{t}` {n}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    Some(Finding {
+        lint: NAME,
+        tools: Vec::new(),
+        param: None,
+        message: format!(
+            "the input side of `tools/list` ({} tools: names, descriptions, input schemas) costs {tokens} o200k tokens, over the budget of {budget}: a model carries it in its context on every request (costliest: {costliest})",
+            tools.len()
+        ),
+        help: format!(
+            "shorten the descriptions (no worked examples, no text repeated across tools or parameters), drop schema keywords a model does not need (`$schema`, `title`, `format`), or split the server by task; or raise the budget (`--token-budget`, `token_budget` in the config) or allow it with a reason (`[allow] {NAME} = \"...\"`)"
+        ),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_the_input_side_only() {
+        let small =
+            json!({"name": "get_time", "description": "Now.", "inputSchema": {"type": "object"}});
+        let with_output = json!({"name": "get_time", "description": "Now.", "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object", "properties": {"now": {"type": "string"}}}});
+        assert_eq!(tool_tokens(&small), tool_tokens(&with_output));
+        assert!(tool_tokens(&small) > 5);
+    }
+
+    #[test]
+    fn fires_only_over_the_budget() {
+        let t =
+            json!({"name": "get_time", "description": "Now.", "inputSchema": {"type": "object"}});
+        let tools = [&t];
+        let n = count(&tools);
+        assert!(check(&tools, n, n).is_none());
+        let f = check(&tools, n, n - 1).unwrap();
+        assert!(f.message.contains(&format!(
+            "costs {n} o200k tokens, over the budget of {}",
+            n - 1
+        )));
+        assert!(f.message.contains(&format!("`get_time` {n}")));
+    }
+}
