@@ -69,7 +69,7 @@ impl From<&ProjectInfo> for ProjectRow {
 #[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn get_project_info(store: &TraceStore, ctx: &ToolContext, args: GetProjectInfoArgs) -> ToolResult<Page<ProjectRow>> {
     let offset: usize = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or(0);
-    let projects = blocking(store, |store| Ok(store.projects()?)).await?;
+    let projects = blocking(store, ctx, |store| Ok(store.projects()?)).await?;
     let total = projects.len();
     let end = offset.saturating_add(args.limit as usize).min(total);
     let mut rows: Vec<ProjectRow> = projects.get(offset..end).unwrap_or_default().iter().map(ProjectRow::from).collect();
