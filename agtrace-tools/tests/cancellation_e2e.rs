@@ -1,5 +1,6 @@
 //! The real `agtrace serve` over stdio, on a session log large enough that parsing it takes
-//! seconds: a cancelled call stops burning CPU and the server answers the next call.
+//! seconds: a cancelled call stops burning CPU and the server answers the next call; a server
+//! whose stdin closes with a call in flight exits within a second.
 //!
 //! CPU is read from `/proc/PID/stat`, so these run on Linux only.
 #![cfg(target_os = "linux")]
@@ -189,5 +190,33 @@ fn a_cancelled_call_stops_its_work_and_the_server_answers_the_next_call() {
     assert!(
         !before_it.contains(&json!(1)),
         "a cancelled call is not answered: {before_it:?}"
+    );
+}
+
+#[test]
+fn the_server_exits_within_a_second_of_its_stdin_closing_with_a_call_in_flight() {
+    let tree = Tree::new();
+    let mut server = tree.serve();
+    let idle = server.cpu();
+    server.call(1, "get_session_summary", json!({"session_id": SESSION}));
+    server.busy_for(idle, Duration::from_millis(300));
+
+    let closed_at = Instant::now();
+    drop(server.stdin.take());
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            closed_at.elapsed() < Duration::from_secs(30),
+            "the server still runs 30 s after its stdin closed"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let took = closed_at.elapsed();
+    assert!(status.success(), "{status}");
+    assert!(
+        took < Duration::from_secs(1),
+        "the server exited {took:?} after its stdin closed"
     );
 }
