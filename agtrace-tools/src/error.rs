@@ -55,6 +55,11 @@ pub enum Error {
     /// The log file of an indexed session is gone.
     #[error("the log file of session '{0}' is gone; refresh the index")]
     LogFileGone(String),
+    /// The caller gave up on the call (see
+    /// [`TraceStore::interruptible`](crate::store::TraceStore::interruptible)): its query or
+    /// parse stopped half-way.
+    #[error("cancelled")]
+    Cancelled,
     /// The configuration is unusable (e.g. the index inside a log root).
     #[error("invalid configuration: {0}")]
     Config(String),

@@ -73,6 +73,72 @@ impl LevelFilter {
     }
 }
 
+/// Whether a tool call is cancelled, as a cheap clonable handle that blocking code can poll.
+///
+/// A call is cancelled when the client sends `notifications/cancelled` for it, when its
+/// session ends (the client hung up, stdin closed), and when the call is over for any other
+/// reason (answered, timed out): work it left behind has nobody to answer. The framework drops
+/// a cancelled call's future at once and answers `cancelled`; work that runs outside that
+/// future (a `spawn_blocking` closure, a thread, an SQLite query) should poll
+/// [`is_cancelled`](Self::is_cancelled) every few milliseconds of work and give up, so that
+/// its CPU and its thread are freed and the server can exit.
+///
+/// ```
+/// use mcp_tool_core::prelude::*;
+///
+/// /// Count the lines of a large text that contain a word.
+/// #[mcp_tool(name = "count_lines", family = "docs", size_hint = "1KB", read_only)]
+/// pub async fn count_lines(ctx: &ToolContext) -> ToolResult<u64> {
+///     let cancel = ctx.cancel_token();
+///     let text = "a line with a word\n".repeat(10_000);
+///     let counted = tokio::task::spawn_blocking(move || {
+///         let mut n = 0;
+///         for (i, line) in text.lines().enumerate() {
+///             if i % 1024 == 0 {
+///                 cancel.check()?;
+///             }
+///             n += u64::from(line.contains("word"));
+///         }
+///         Ok(n)
+///     });
+///     counted.await.map_err(|e| ToolError::internal(e.to_string()))?
+/// }
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct CancelToken(CancellationToken);
+
+impl CancelToken {
+    /// A token nothing has cancelled yet; [`cancel`](Self::cancel) cancels it.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// True once the call is cancelled. Cheap (an atomic load): poll it in loops.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.is_cancelled()
+    }
+
+    /// `Err(ToolError::cancelled())` once the call is cancelled, for `?` in a loop.
+    pub fn check(&self) -> Result<(), crate::ToolError> {
+        if self.is_cancelled() {
+            Err(crate::ToolError::cancelled())
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Resolves when the call is cancelled.
+    pub async fn cancelled(&self) {
+        self.0.cancelled().await
+    }
+
+    /// Cancels the call, and every clone of this token sees it: for a direct caller (a CLI, a
+    /// test) that gives up on work it started.
+    pub fn cancel(&self) {
+        self.0.cancel()
+    }
+}
+
 /// What a tool said about its answer through the context (warnings, a hint), collected by
 /// the runtime after the tool returns: the context itself moves into the tool's future.
 #[derive(Debug, Clone, Default)]
@@ -98,6 +164,13 @@ impl Notes {
 /// warnings for the envelope, and the client peer for requests such as sampling.
 ///
 /// Outside an MCP session (a direct call from a CLI or a test) notifications go nowhere.
+///
+/// **Cancellation.** A call is cancelled by the client (`notifications/cancelled`), by the end
+/// of its session (the client hung up, stdin closed) and when it is over (answered or timed
+/// out). The framework then drops the tool's future and answers `cancelled`, so an `async`
+/// tool stops at its next `.await` with nothing to do. Work that outlives the future does not
+/// stop by itself: hand it [`cancel_token`](Self::cancel_token) and poll the token (see
+/// [`CancelToken`]), or a server cannot exit while that work runs.
 ///
 /// ```
 /// use mcp_tool_core::prelude::*;
@@ -246,14 +319,21 @@ impl ToolContext {
             .await
     }
 
-    /// True once the client cancelled this request; long tools should check it between steps.
+    /// True once this call is cancelled; long tools should check it between steps.
+    /// See [`CancelToken`] for what cancels a call.
     pub fn is_cancelled(&self) -> bool {
         self.cancellation.is_cancelled()
     }
 
-    /// Resolves when the client cancels this request.
+    /// Resolves when this call is cancelled.
     pub async fn cancelled(&self) {
         self.cancellation.cancelled().await
+    }
+
+    /// A handle on this call's cancellation for work that leaves the tool's future: a
+    /// `spawn_blocking` closure, a thread, a database's interrupt callback.
+    pub fn cancel_token(&self) -> CancelToken {
+        CancelToken(self.cancellation.clone())
     }
 
     /// Adds a sentence to the answer's `warnings` (e.g. "3 files could not be read").

@@ -29,7 +29,7 @@ pub mod testing;
 pub use client_limits::ClientLimits;
 pub use client_requests::{ClientCapability, Elicitation, Sampled, SamplingRequest};
 pub use content::Content;
-pub use context::{LogLevel, ToolContext};
+pub use context::{CancelToken, LogLevel, ToolContext};
 pub use cursor::Cursor;
 pub use envelope::{Envelope, Output, estimate_tokens, format_size};
 pub use error::{ToolError, ToolResult, codes};
@@ -47,8 +47,8 @@ pub use server::{
 /// The names a tool author needs: `use mcp_tool_core::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        Content, Cursor, LogLevel, Page, ToolContext, ToolError, ToolResult, mcp_tool, tool_args,
-        tool_output,
+        CancelToken, Content, Cursor, LogLevel, Page, ToolContext, ToolError, ToolResult, mcp_tool,
+        tool_args, tool_output,
     };
 }
 

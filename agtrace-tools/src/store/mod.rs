@@ -22,9 +22,11 @@ use crate::model::{Event, Provider, TokenAccumulator, assemble, ts_from_ms};
 use crate::providers::{self, FileHint, ParseState};
 use crate::secrets;
 use cache::{FileStamp, SessionCache};
+use interrupt::{EVENT_STRIDE, Interrupt};
 
 mod cache;
 mod detail;
+mod interrupt;
 mod private;
 
 pub use detail::{EventDetail, SessionDetail};
@@ -39,6 +41,9 @@ struct Inner {
 #[derive(Clone)]
 pub struct TraceStore {
     inner: Arc<Inner>,
+    /// Set on the handle of one call that its caller may give up on; see
+    /// [`TraceStore::interruptible`].
+    interrupt: Option<Interrupt>,
 }
 
 impl std::fmt::Debug for TraceStore {
@@ -68,7 +73,26 @@ impl TraceStore {
                 pool: Mutex::new(vec![conn]),
                 sessions,
             }),
+            interrupt: None,
         })
+    }
+
+    /// This store, for calls that stop early with [`Error::Cancelled`] once `is_cancelled`
+    /// returns true: index queries are interrupted, log files are parsed in slices with a
+    /// check between them. For a tool whose client may cancel it, so that a cancelled call
+    /// frees its thread and its CPU within milliseconds. `is_cancelled` is polled often: make
+    /// it cheap (an atomic load).
+    pub fn interruptible(&self, is_cancelled: impl Fn() -> bool + Send + Sync + 'static) -> Self {
+        TraceStore {
+            inner: self.inner.clone(),
+            interrupt: Some(Interrupt::new(is_cancelled)),
+        }
+    }
+
+    /// `Err(Error::Cancelled)` once the caller of an [`interruptible`](Self::interruptible)
+    /// store gave up.
+    fn check(&self) -> Result<()> {
+        self.interrupt.as_ref().map_or(Ok(()), Interrupt::check)
     }
 
     /// Opens with [`Config::from_env`].
@@ -91,7 +115,11 @@ impl TraceStore {
                 c
             }
         };
-        let out = f(&conn).map_err(|e| self.private(e));
+        let out = match &self.interrupt {
+            Some(interrupt) => interrupt.guard_sql(&conn, f),
+            None => f(&conn),
+        };
+        let out = out.map_err(|e| self.private(e));
         if let Ok(mut p) = self.inner.pool.lock()
             && p.len() < POOL_MAX
         {
@@ -207,12 +235,17 @@ impl TraceStore {
         if let Some(hit) = sessions.get(stamp, |d| d.summary == summary && d.children == children) {
             return Ok(hit);
         }
-        let (_, mut events) = providers::parse_file(summary.provider, path, true)?;
+        let mut events = interrupt::parse_file(summary.provider, path, self.interrupt.as_ref())?;
         // Before assembly, so that turns and steps are built from masked text too.
         if self.masks() {
-            events.iter_mut().for_each(secrets::mask_event);
+            for chunk in events.chunks_mut(EVENT_STRIDE) {
+                self.check()?;
+                chunk.iter_mut().for_each(secrets::mask_event);
+            }
         }
+        self.check()?;
         let turns = assemble(&events);
+        self.check()?;
         let mut acc = TokenAccumulator::default();
         for e in &events {
             if let Some(t) = &e.tokens {

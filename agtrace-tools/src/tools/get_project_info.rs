@@ -99,9 +99,9 @@ fn skip_warning(s: &SkipSummary) -> Option<String> {
 #[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn get_project_info(store: &TraceStore, ctx: &ToolContext, args: GetProjectInfoArgs) -> ToolResult<Page<ProjectRow>> {
     let offset: usize = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or(0);
-    let projects = blocking(store, |store| Ok(store.projects()?)).await?;
+    let projects = blocking(store, ctx, |store| Ok(store.projects()?)).await?;
     // What was skipped is a side note: failing to read it does not fail the answer.
-    let skips = blocking(store, |store| Ok(crate::index::ingest::last_skips(store.config(), SKIP_EXAMPLES).ok())).await?;
+    let skips = blocking(store, ctx, |store| Ok(crate::index::ingest::last_skips(store.config(), SKIP_EXAMPLES).ok())).await?;
     let warning = skips.as_ref().and_then(skip_warning);
     let total = projects.len();
     let end = offset.saturating_add(args.limit as usize).min(total);

@@ -111,7 +111,7 @@ fn overview(d: &SessionDetail, snippet_chars: usize) -> SessionOverview {
 /// tokens, first prompt, last answer. Call it first, then `get_session_turns`.
 #[mcp_tool(family = "trace", size_hint = "5KB", read_only)]
 pub async fn get_session_summary(store: &TraceStore, ctx: &ToolContext, args: GetSessionSummaryArgs) -> ToolResult<SessionOverview> {
-    let detail = blocking(store, move |store| Ok(store.load_session(&args.session_id)?)).await?;
+    let detail = blocking(store, ctx, move |store| Ok(store.load_session(&args.session_id)?)).await?;
     const HINT: &str = "`get_session_turns` shows each turn's prompt, actions and outcome; `analyze_session` finds failures, loops and slow tools.";
     ctx.set_hint(HINT);
     // Snippets shrink until the whole answer fits: escaping can make 600 characters 3KB.

@@ -115,7 +115,7 @@ fn render(step: &Step, events: &[&Event], from: usize, durations: &HashMap<u32, 
 pub async fn get_turn_steps(store: &TraceStore, ctx: &ToolContext, args: GetTurnStepsArgs) -> ToolResult<Page<StepView>> {
     let start: StepPosition = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or_default();
     let session = args.session_id.clone();
-    let detail = blocking(store, move |store| Ok(store.load_session(&session)?)).await?;
+    let detail = blocking(store, ctx, move |store| Ok(store.load_session(&session)?)).await?;
     let turn_count = detail.turns.len();
     let Some(turn) = detail.turns.get(args.turn_index as usize) else {
         return Err(ToolError::new(

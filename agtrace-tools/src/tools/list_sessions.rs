@@ -100,7 +100,7 @@ pub async fn list_sessions(store: &TraceStore, ctx: &ToolContext, args: ListSess
     };
     let after: Option<SessionCursor> = args.cursor.as_ref().map(Cursor::position).transpose()?;
     let limit = args.limit;
-    blocking(store, move |store| {
+    blocking(store, ctx, move |store| {
         let page = store.list_sessions(&filter, after.as_ref(), limit)?;
         let rows: Vec<SessionRow> = page.sessions.iter().map(SessionRow::from).collect();
         let fit = fit_items(&rows, page_budget(size_hint, HINT));

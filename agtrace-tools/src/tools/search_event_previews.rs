@@ -103,7 +103,7 @@ pub async fn search_event_previews(store: &TraceStore, ctx: &ToolContext, args: 
         after,
         limit: args.limit,
     };
-    blocking(store, move |store| {
+    blocking(store, ctx, move |store| {
         let found = store.search(&query)?;
         let mut hits: Vec<EventPreview> = found.hits.iter().map(EventPreview::from).collect();
         let fit = fit_items(&hits, page_budget(size_hint, HINT));

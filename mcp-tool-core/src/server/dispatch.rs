@@ -96,6 +96,9 @@ impl ToolServer {
         }
 
         let cancellation = context.cancellation().clone();
+        // However the call ends (answered, timed out, cancelled, its future dropped), work it
+        // left running outside its future sees the token cancelled and stops.
+        let _call_over = cancellation.clone().drop_guard();
         let notes = context.notes();
         // The budget the tool was given: its own `size_hint`, or the client's smaller limit.
         let budget = context.size_hint();

@@ -8,14 +8,21 @@ use rmcp::model::{
     SetLevelRequestParams, Tool,
 };
 use rmcp::service::RequestContext;
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::{IntoTransport, Transport};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::json;
 use std::borrow::Cow;
+use std::convert::Infallible;
+use tokio_util::sync::CancellationToken;
 
 #[derive(Clone)]
 pub(crate) struct Handler {
     server: ToolServer,
     level: LevelFilter,
+    /// Cancelled when the session ends, and with it every call in flight: rmcp cancels them
+    /// only after waiting (5 s after stdin closes) for their answers, which nobody reads.
+    session: CancellationToken,
 }
 
 impl Handler {
@@ -23,7 +30,77 @@ impl Handler {
         Self {
             server,
             level: LevelFilter::default(),
+            session: CancellationToken::new(),
         }
+    }
+
+    /// `transport`, ending this handler's session (and cancelling its calls in flight) as soon
+    /// as its input ends, it is closed, or the session drops it. Serve over this rather than
+    /// the bare transport: then a server whose stdin closes exits at once, even with a long
+    /// call in flight.
+    // Unused outside tests until `ToolServer::serve` (transport.rs) serves through it.
+    pub fn session_transport<T>(&self, transport: T) -> SessionTransport<T> {
+        SessionTransport {
+            transport,
+            session: self.session.clone(),
+        }
+    }
+}
+
+/// A transport to be served by a [`Handler`], ending its session with its input; see
+/// [`Handler::session_transport`].
+pub(crate) struct SessionTransport<T> {
+    transport: T,
+    session: CancellationToken,
+}
+
+impl<T, E, A> IntoTransport<RoleServer, E, A> for SessionTransport<T>
+where
+    T: IntoTransport<RoleServer, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    fn into_transport(self) -> impl Transport<RoleServer, Error = E> + 'static {
+        EndsSession {
+            inner: self.transport.into_transport(),
+            session: self.session,
+        }
+    }
+}
+
+/// The running transport of a [`SessionTransport`].
+struct EndsSession<T> {
+    inner: T,
+    session: CancellationToken,
+}
+
+impl<T: Transport<RoleServer>> Transport<RoleServer> for EndsSession<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.inner.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
+        let message = self.inner.receive().await;
+        if message.is_none() {
+            tracing::debug!("input ended: cancelling the calls in flight");
+            self.session.cancel();
+        }
+        message
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.session.cancel();
+        self.inner.close()
+    }
+}
+
+impl<T> Drop for EndsSession<T> {
+    fn drop(&mut self) {
+        self.session.cancel();
     }
 }
 
@@ -114,22 +191,31 @@ impl ServerHandler for Handler {
             max_bytes: self.server.client_limits().limit_for(&info.name),
             name: info.name,
         });
+        // The call's own token, cancelled by the client (through rmcp's request token) or by
+        // the end of the session, whichever comes first.
+        let cancel = self.session.child_token();
         let tool_context = ToolContext::new(
             prepared.def,
             client,
             Some(context.peer.clone()),
             progress_token,
-            context.ct.clone(),
+            cancel.clone(),
             self.level.clone(),
         );
-        let envelope = self
-            .server
-            .run(
-                prepared,
-                request.arguments.unwrap_or_default(),
-                tool_context,
-            )
-            .await;
+        let run = self.server.run(
+            prepared,
+            request.arguments.unwrap_or_default(),
+            tool_context,
+        );
+        let forward = async {
+            context.ct.cancelled().await;
+            cancel.cancel();
+            std::future::pending::<Infallible>().await
+        };
+        let envelope = tokio::select! {
+            envelope = run => envelope,
+            never = forward => match never {},
+        };
         let mut result = CallToolResult::default();
         result.is_error = Some(envelope.is_error);
         match envelope.blocks {
@@ -159,5 +245,132 @@ impl ServerHandler for Handler {
     ) -> Result<(), McpError> {
         self.level.set(LogLevel::from_rmcp(request.level));
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::{Invocation, ToolDef};
+    use crate::{Output, ToolError};
+    use rmcp::ServiceExt;
+    use std::sync::Mutex;
+    use std::time::{Duration, Instant};
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    /// When the blocking loop of the test tool started and stopped.
+    static SPIN: Mutex<(Option<Instant>, Option<Instant>)> = Mutex::new((None, None));
+
+    fn spin_until_cancelled(
+        inv: Invocation,
+    ) -> crate::registry::BoxFuture<Result<Output, ToolError>> {
+        let cancel = inv.context().cancel_token();
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || {
+                SPIN.lock().unwrap().0 = Some(Instant::now());
+                let deadline = Instant::now() + Duration::from_secs(60);
+                while !cancel.is_cancelled() && Instant::now() < deadline {
+                    std::hint::spin_loop();
+                }
+                SPIN.lock().unwrap().1 = Some(Instant::now());
+            })
+            .await
+            .map_err(|e| ToolError::internal(e.to_string()))?;
+            Output::value("done")
+        })
+    }
+
+    static SPIN_TOOL: ToolDef = ToolDef {
+        name: "compute_until_cancelled",
+        family: "handler_test",
+        title: None,
+        description: "Burn CPU until the call is cancelled.",
+        size_hint: 1024,
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+        paginated: false,
+        input_schema: || json!({"type": "object", "properties": {}}),
+        output_schema: None,
+        injected: &[],
+        exceptions: Vec::new,
+        call: spin_until_cancelled,
+        file: file!(),
+        line: line!(),
+    };
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_end_of_input_cancels_the_calls_in_flight_and_ends_the_session() {
+        let server = ToolServer::builder()
+            .with_definitions(vec![&SPIN_TOOL])
+            .build()
+            .unwrap();
+        let (client_io, server_io) = tokio::io::duplex(1 << 16);
+        let handler = Handler::new(server);
+        let session = tokio::spawn(async move {
+            let running = handler
+                .clone()
+                .serve(handler.session_transport(server_io))
+                .await
+                .unwrap();
+            running.waiting().await.unwrap();
+            Instant::now()
+        });
+        let (read, mut write) = tokio::io::split(client_io);
+        let mut lines = BufReader::new(read).lines();
+        for message in [
+            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "1"}}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": "compute_until_cancelled", "arguments": {}}}),
+        ] {
+            write
+                .write_all(format!("{message}\n").as_bytes())
+                .await
+                .unwrap();
+        }
+        let initialized = lines.next_line().await.unwrap().unwrap();
+        assert!(initialized.contains("\"id\":0"), "{initialized}");
+        let t = Instant::now();
+        while SPIN.lock().unwrap().0.is_none() {
+            assert!(
+                t.elapsed() < Duration::from_secs(10),
+                "the tool never started"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+
+        // The client goes away: its side of the pipe closes.
+        let closed_at = Instant::now();
+        drop(write);
+        drop(lines);
+        let ended_at = tokio::time::timeout(Duration::from_secs(10), session)
+            .await
+            .expect("the session did not end within 10 s of its input closing")
+            .unwrap();
+        let stopped_at = loop {
+            if let Some(at) = SPIN.lock().unwrap().1 {
+                break at;
+            }
+            assert!(
+                closed_at.elapsed() < Duration::from_secs(10),
+                "the loop never stopped"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        };
+        let bound = Duration::from_secs(1);
+        assert!(
+            ended_at - closed_at < bound,
+            "the session ended {:?} after its input closed",
+            ended_at - closed_at
+        );
+        assert!(
+            stopped_at.saturating_duration_since(closed_at) < bound,
+            "the call's blocking work stopped {:?} after the input closed",
+            stopped_at.saturating_duration_since(closed_at)
+        );
     }
 }

@@ -34,7 +34,9 @@ impl ToolServer {
         T: IntoTransport<rmcp::RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
-        let running = Handler::new(self.clone())
+        let handler = Handler::new(self.clone());
+        let transport = handler.session_transport(transport);
+        let running = handler
             .serve(transport)
             .await
             .map_err(|e| ServeError::Initialize(e.to_string()))?;

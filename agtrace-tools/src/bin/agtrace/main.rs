@@ -148,6 +148,10 @@ pub async fn refresh(store: &TraceStore) -> Result<IndexStats, Failure> {
     Ok(stats)
 }
 
+/// How long the process waits, once its command is done, for blocking work still running
+/// (cancelled store calls stop within milliseconds; a read of stdin or an index write may not).
+const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     init_logging();
@@ -171,6 +175,9 @@ fn main() -> ExitCode {
             Command::GenCorpus(args) => gen_corpus::run(args),
         }
     });
+    // Dropping the runtime would wait for every blocking thread: a read of stdin that never
+    // returns, or a store call that cannot be interrupted, would keep the process alive.
+    runtime.shutdown_timeout(SHUTDOWN_GRACE);
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {

@@ -22,11 +22,47 @@ pub async fn run(roots: &Roots, args: ServeArgs) -> Result<(), Failure> {
     if args.refresh_secs > 0 {
         tokio::spawn(keep_fresh(store, Duration::from_secs(args.refresh_secs)));
     }
-    match args.http {
-        Some(addr) => server.serve_http(addr).await?,
-        None => server.serve_stdio().await?,
+    let served = async {
+        match args.http {
+            Some(addr) => server.serve_http(addr).await,
+            None => server.serve_stdio().await,
+        }
+    };
+    tokio::select! {
+        served = served => served?,
+        signal = stop_signal() => tracing::info!("{signal}: stopping"),
     }
+    // Calls still in flight are cancelled as the runtime drops them; `main` then waits at
+    // most `SHUTDOWN_GRACE` for blocking work that does not stop by itself.
     Ok(())
+}
+
+/// SIGINT (Ctrl-C) or SIGTERM, as the name of the signal; never resolves when no handler
+/// could be installed (the server then stops only when its input ends).
+async fn stop_signal() -> &'static str {
+    let interrupt = async {
+        match tokio::signal::ctrl_c().await {
+            Ok(()) => "SIGINT",
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                term.recv().await;
+                "SIGTERM"
+            }
+            Err(_) => std::future::pending().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<&'static str>();
+    tokio::select! {
+        name = interrupt => name,
+        name = terminate => name,
+    }
 }
 
 /// Re-indexes in the background; an unchanged tree costs a stat per file.

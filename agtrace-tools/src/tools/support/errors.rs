@@ -2,7 +2,7 @@
 //! one way tools run blocking store calls.
 
 use chrono::{DateTime, Utc};
-use mcp_tool_core::{ToolError, ToolResult};
+use mcp_tool_core::{ToolContext, ToolError, ToolResult};
 use serde_json::json;
 
 use crate::error::Error;
@@ -71,6 +71,7 @@ pub fn tool_error(e: Error) -> ToolError {
         )
         .retryable(true),
         // A busy or locked index is transient; other database errors are not, but a retry is harmless.
+        Error::Cancelled => ToolError::cancelled(),
         Error::Db(e) => ToolError::internal(format!("index database error: {e}")).retryable(true),
         // A corrupt index stays corrupt until it is rebuilt: not retryable.
         e @ (Error::Io { .. }
@@ -86,14 +87,16 @@ impl From<Error> for ToolError {
     }
 }
 
-/// Runs `f` on a clone of the store on tokio's blocking pool: SQLite and file reads must not
-/// stall the async workers that serve other requests.
-pub async fn blocking<T, F>(store: &TraceStore, f: F) -> ToolResult<T>
+/// Runs `f` on tokio's blocking pool (SQLite and file reads must not stall the async workers
+/// that serve other requests) with a store that gives up once the call is cancelled: nothing
+/// else can stop a blocking thread, and the server cannot exit while one runs.
+pub async fn blocking<T, F>(store: &TraceStore, ctx: &ToolContext, f: F) -> ToolResult<T>
 where
     T: Send + 'static,
     F: FnOnce(&TraceStore) -> ToolResult<T> + Send + 'static,
 {
-    let store = store.clone();
+    let cancel = ctx.cancel_token();
+    let store = store.interruptible(move || cancel.is_cancelled());
     tokio::task::spawn_blocking(move || f(&store))
         .await
         .map_err(|e| ToolError::internal(format!("the store call did not finish: {e}")))?
