@@ -38,7 +38,6 @@ impl Handler {
     /// as its input ends, it is closed, or the session drops it. Serve over this rather than
     /// the bare transport: then a server whose stdin closes exits at once, even with a long
     /// call in flight.
-    // Unused outside tests until `ToolServer::serve` (transport.rs) serves through it.
     pub fn session_transport<T>(&self, transport: T) -> SessionTransport<T> {
         SessionTransport {
             transport,

@@ -132,12 +132,20 @@ pub fn open_store(config: Config) -> Result<TraceStore, Failure> {
 }
 
 /// Brings the index up to date off the async workers (SQLite and file reads block), logging
-/// the notes (missing roots, files caught mid-write) on stderr.
+/// the notes (missing roots) and the skipped files per reason on stderr.
 pub async fn refresh(store: &TraceStore) -> Result<IndexStats, Failure> {
     let store = store.clone();
     let stats = tokio::task::spawn_blocking(move || store.refresh()).await??;
     for note in &stats.notes {
         tracing::info!("{note}");
+    }
+    let skips = agtrace_tools::index::SkipSummary::of(&stats.skipped, 0);
+    if skips.total() > 0 {
+        tracing::info!(
+            not_indexed = skips.total(),
+            reasons = %skips.counts_text(),
+            "log files not indexed (`agtrace index` names them)"
+        );
     }
     tracing::info!(
         parsed = stats.files_parsed,
