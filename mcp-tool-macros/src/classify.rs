@@ -6,6 +6,7 @@
 
 use mcp_tool_lint as lint;
 use syn::Type;
+use syn::ext::IdentExt;
 
 /// The facts about an argument field's type.
 #[derive(Clone, Debug)]
@@ -40,8 +41,8 @@ pub fn field_type(ty: &Type) -> FieldType {
 
 /// Whether a field is the pagination cursor, by the lint's own rule (`Param::is_cursor`), so
 /// that the const-evaluated check of `#[mcp_tool]` and the lint never disagree.
-pub fn is_cursor(name: &syn::Ident, ty: &FieldType) -> bool {
-    lint::Param::new(name.to_string(), ty.lint.clone()).is_cursor()
+pub fn is_cursor(name: &str, ty: &FieldType) -> bool {
+    lint::Param::new(name, ty.lint.clone()).is_cursor()
 }
 
 fn lint_class(ty: &Type) -> lint::TypeClass {
@@ -101,7 +102,7 @@ pub fn tool_result_inner(ty: &Type) -> Option<Type> {
         syn::GenericArgument::Type(t) => Some(t.clone()),
         _ => None,
     });
-    match seg.ident.to_string().as_str() {
+    match seg.ident.unraw().to_string().as_str() {
         "ToolResult" if a.args.len() == 1 => types.next(),
         "Result" if a.args.len() == 2 => {
             let ok = types.next()?;
@@ -135,7 +136,7 @@ fn option_inner(ty: &Type) -> Option<&Type> {
 fn generic_arg<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
     let Type::Path(p) = ty else { return None };
     let seg = p.path.segments.last()?;
-    if seg.ident != name {
+    if seg.ident.unraw() != name {
         return None;
     }
     let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
@@ -150,7 +151,7 @@ fn generic_arg<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
 /// The last path segment's name, through references.
 fn last_ident(ty: &Type) -> Option<String> {
     match ty {
-        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        Type::Path(p) => p.path.segments.last().map(|s| s.ident.unraw().to_string()),
         Type::Reference(r) => last_ident(&r.elem),
         _ => None,
     }

@@ -7,12 +7,13 @@ use crate::model::{Allow, ArgsBody, ArgsItem, Field, Output, ToolItem, Variant};
 use mcp_tool_lint as lint;
 use proc_macro2::Span;
 use syn::LitStr;
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
 fn model_allows(allows: &[Allow]) -> Vec<lint::Allow> {
     allows
         .iter()
-        .map(|a| lint::Allow::new(a.lint.to_string(), a.reason.value()))
+        .map(|a| lint::Allow::new(a.lint_name(), a.reason.value()))
         .collect()
 }
 
@@ -22,7 +23,13 @@ pub fn check_args(args: &ArgsItem, errors: &mut Errors) {
         return;
     }
     match (&args.body, &args.tag) {
-        (ArgsBody::Struct(Some(fields)), _) => check_fields(
+        (
+            ArgsBody::Struct {
+                fields: Some(fields),
+                ..
+            },
+            _,
+        ) => check_fields(
             args,
             fields,
             args.deny_unknown_fields,
@@ -30,7 +37,7 @@ pub fn check_args(args: &ArgsItem, errors: &mut Errors) {
             args.ident.span(),
             errors,
         ),
-        (ArgsBody::Enum(variants), Some(tag)) => {
+        (ArgsBody::Enum { variants, .. }, Some(tag)) => {
             check_tag(args, tag, variants, errors);
             // Each variant is one set of parameters the model fills at once, so the rules
             // between parameters (`hidden_coupling`, `too_many_params`) run per variant. The
@@ -40,13 +47,13 @@ pub fn check_args(args: &ArgsItem, errors: &mut Errors) {
             }
         }
         // A closed set of names has no parameters to check.
-        (ArgsBody::Struct(None) | ArgsBody::Enum(_), _) => {}
+        (ArgsBody::Struct { fields: None, .. } | ArgsBody::Enum { .. }, _) => {}
     }
 }
 
 fn param(f: &Field) -> lint::Param {
     lint::Param {
-        name: f.ident.to_string(),
+        name: f.name.clone(),
         ty: f.class.lint.clone(),
         required: !f.class.optional && f.default.is_none() && !f.serde_default,
         default: f.default.as_ref().map(|d| quote::quote!(#d).to_string()),
@@ -107,7 +114,7 @@ fn check_tag(args: &ArgsItem, tag: &syn::LitStr, variants: &[Variant], errors: &
     let variants = variants
         .iter()
         .map(|v| lint::Variant {
-            name: snake_case(&v.ident.to_string()),
+            name: snake_case(&v.ident.unraw().to_string()),
             description: v.docs.clone(),
         })
         .collect();

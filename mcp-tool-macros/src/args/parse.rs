@@ -11,6 +11,7 @@ use darling::FromMeta;
 use darling::ast::NestedMeta;
 use proc_macro2::{Span, TokenStream};
 use std::collections::HashMap;
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Fields, Ident, Item, LitStr};
 
@@ -59,17 +60,23 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
             ItemAttr::default()
         }
     };
-    let (item, body) = match item {
+    // The item's name, generics and `deny_unknown_fields` are read before `#[arg]` is taken
+    // off its fields.
+    let (ident, generics, deny_unknown_fields, body) = match item {
         Item::Struct(mut s) => {
             let fields = match &mut s.fields {
                 Fields::Named(named) => Some(named_fields(named, errors)),
                 Fields::Unnamed(_) | Fields::Unit => None,
             };
-            (Item::Struct(s), ArgsBody::Struct(fields))
+            let deny = serde_flag(&s.attrs, "deny_unknown_fields");
+            let (ident, generics) = (s.ident.clone(), s.generics.clone());
+            (ident, generics, deny, ArgsBody::Struct { item: s, fields })
         }
         Item::Enum(mut e) => {
             let variants = e.variants.iter_mut().map(|v| variant(v, errors)).collect();
-            (Item::Enum(e), ArgsBody::Enum(variants))
+            let deny = serde_flag(&e.attrs, "deny_unknown_fields");
+            let (ident, generics) = (e.ident.clone(), e.generics.clone());
+            (ident, generics, deny, ArgsBody::Enum { item: e, variants })
         }
         other => {
             errors.error(
@@ -80,18 +87,12 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
             return None;
         }
     };
-    let (ident, generics, attrs) = match &item {
-        Item::Struct(s) => (&s.ident, &s.generics, &s.attrs),
-        Item::Enum(e) => (&e.ident, &e.generics, &e.attrs),
-        _ => unreachable!("only structs and enums reach here"),
-    };
     Some(ArgsItem {
-        ident: ident.clone(),
-        generics: generics.clone(),
-        deny_unknown_fields: serde_flag(attrs, "deny_unknown_fields"),
+        ident,
+        generics,
+        deny_unknown_fields,
         tag: attr.tag,
         allows: crate::attrs::allows(attr.allow),
-        item,
         body,
     })
 }
@@ -121,8 +122,12 @@ fn named_fields(named: &mut syn::FieldsNamed, errors: &mut Errors) -> Vec<Field>
     let mut fields = Vec::new();
     for f in named.named.iter_mut() {
         let attr = take_arg_attr(&mut f.attrs, errors);
-        let ident = f.ident.clone().expect("named field");
+        // Named fields always have a name; nothing to model otherwise.
+        let Some(ident) = f.ident.clone() else {
+            continue;
+        };
         fields.push(Field {
+            name: ident.unraw().to_string(),
             docs: doc_text(&f.attrs),
             serde_default: serde_flag(&f.attrs, "default").is_some(),
             min: attr.min.as_ref().and_then(|e| bound(e, errors)),
@@ -173,32 +178,71 @@ fn serde_flag(attrs: &[Attribute], word: &str) -> Option<Span> {
     found
 }
 
-/// `min = 1`, `max = 0.5`, `min = -3` as JSON number text.
+/// `min = 1`, `max = 0.5`, `min = -3`: a number literal, possibly negated.
 fn bound(expr: &Expr, errors: &mut Errors) -> Option<Bound> {
     let (negative, inner) = match expr {
         Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => (true, &*u.expr),
         e => (false, e),
     };
-    let text = match inner {
+    let Some(magnitude) = (match inner {
         Expr::Lit(l) => match &l.lit {
-            syn::Lit::Int(i) => Some(i.base10_digits().to_owned()),
-            syn::Lit::Float(f) => Some(f.base10_digits().to_owned()),
+            syn::Lit::Int(i) => Some(number(i.base10_digits(), true)),
+            syn::Lit::Float(f) => Some(number(f.base10_digits(), false)),
             _ => None,
         },
         _ => None,
+    }) else {
+        errors.error(
+            expr.span(),
+            "a bound must be a number literal",
+            "write e.g. `max = 50` or `min = 0.5`",
+        );
+        return None;
     };
-    match text {
-        Some(t) => Some(Bound {
-            text: if negative { format!("-{t}") } else { t },
-            span: expr.span(),
-        }),
-        None => {
-            errors.error(
-                expr.span(),
-                "a bound must be a number literal",
-                "write e.g. `max = 50` or `min = 0.5`",
-            );
-            None
-        }
+    let Some((text, value)) = magnitude else {
+        errors.error(
+            expr.span(),
+            "this bound is too large to be a number in a JSON Schema (an f64)",
+            "write a bound within the range of f64, e.g. `max = 1000000`",
+        );
+        return None;
+    };
+    Some(Bound {
+        text: if negative { format!("-{text}") } else { text },
+        value: if negative { -value } else { value },
+        span: expr.span(),
+    })
+}
+
+/// The digits of a number literal as JSON number text and as an `f64`; `None` when the value
+/// is not a finite `f64`. An integer keeps its exact digits; a float is written the way Rust
+/// prints it, which JSON also reads (`1.` is not JSON, `1.0` is).
+fn number(digits: &str, integer: bool) -> Option<(String, f64)> {
+    let value: f64 = digits.parse().ok().filter(|v: &f64| v.is_finite())?;
+    let text = match digits.parse::<u128>() {
+        Ok(n) if integer => n.to_string(),
+        _ => format!("{value:?}"),
+    };
+    Some((text, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::number;
+
+    #[test]
+    fn bounds_are_json_numbers() {
+        assert_eq!(number("10", true), Some(("10".into(), 10.0)));
+        assert_eq!(number("007", true), Some(("7".into(), 7.0)));
+        assert_eq!(number("1.", false), Some(("1.0".into(), 1.0)));
+        assert_eq!(number("2.5e3", false), Some(("2500.0".into(), 2500.0)));
+        assert_eq!(number("1e-7", false), Some(("1e-7".into(), 1e-7)));
+        let huge = "340282366920938463463374607431768211456";
+        assert_eq!(
+            number(huge, true).map(|(_, v)| v),
+            Some(3.402823669209385e38)
+        );
+        assert_eq!(number("1e400", false), None);
+        assert_eq!(number(&"9".repeat(400), true), None);
     }
 }

@@ -1,0 +1,133 @@
+//! Raw identifiers end to end: the field `r#type` is the parameter `type` in the schema, in
+//! the call and in the errors of its checks.
+
+use mcp_tool_core::ToolServer;
+use mcp_tool_core::prelude::*;
+use mcp_tool_core::testing::TestClient;
+use serde_json::{Value, json};
+
+/// What a note is.
+#[tool_args]
+#[derive(Debug)]
+pub enum Kind {
+    /// A thing to do.
+    Todo,
+    /// A thing to remember.
+    r#Memo,
+}
+
+/// How much of each note to return.
+#[tool_args(tag = "detail_level")]
+#[derive(Debug)]
+pub enum Detail {
+    /// Titles only.
+    Titles,
+    /// The text, cut after some lines.
+    r#Text {
+        /// Lines per note.
+        #[arg(default = 20, min = 1, max = 100)]
+        r#lines: u32,
+    },
+}
+
+#[tool_args]
+pub struct MatchNotesArgs {
+    /// What kind of note to look at.
+    #[arg(default = Kind::Todo)]
+    pub r#type: Kind,
+    /// Text the notes must contain.
+    pub r#match: String,
+    /// Most notes to count.
+    #[arg(default = 10, min = 1, max = 50)]
+    pub r#limit: u32,
+    /// How much of each note to return.
+    pub r#detail: Option<Detail>,
+}
+
+/// Find the notes that contain a text.
+#[mcp_tool(family = "notes", size_hint = "1KB", read_only)]
+pub async fn r#match(args: MatchNotesArgs) -> ToolResult<String> {
+    Ok(format!(
+        "{:?} {} {} {:?}",
+        args.r#type, args.r#match, args.r#limit, args.r#detail
+    ))
+}
+
+fn server() -> ToolServer {
+    ToolServer::builder()
+        .name("raw-identifier-tests")
+        .version("0.0.0")
+        .families(["notes"])
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_raw_field_is_a_parameter_named_without_r_hash() {
+    let client = TestClient::in_process(&server()).await;
+    let tools = client.list_tools().await;
+    let tool = tools
+        .iter()
+        .find(|t| t.name == "match")
+        .expect("the tool `match`");
+    let schema = Value::Object((*tool.input_schema).clone());
+    let props = &schema["properties"];
+    let names: Vec<&String> = props.as_object().unwrap().keys().collect();
+    assert_eq!(names.len(), 4, "{names:?}");
+    assert_eq!(props["type"]["default"], "todo", "{schema:#}");
+    assert_eq!(
+        props["type"]["description"],
+        "What kind of note to look at (`todo`: A thing to do; `memo`: A thing to remember)."
+    );
+    assert_eq!(props["limit"]["default"], 10);
+    assert_eq!(props["limit"]["minimum"], 1);
+    assert_eq!(props["limit"]["maximum"], 50);
+    assert_eq!(schema["required"], json!(["match"]));
+    assert!(
+        schema.to_string().contains(r#""enum":["text"]"#),
+        "{schema:#}"
+    );
+    assert!(!schema.to_string().contains("r#"), "{schema:#}");
+}
+
+#[tokio::test]
+async fn a_raw_field_takes_its_value_default_and_checks() {
+    let client = TestClient::in_process(&server()).await;
+    let answer = client.call("match", json!({"match": "milk"})).await;
+    assert_eq!(answer.expect_ok(), "Todo milk 10 None");
+    let answer = client
+        .call(
+            "match",
+            json!({"type": "memo", "match": "milk", "limit": 3,
+                   "detail": {"detail_level": "text"}}),
+        )
+        .await;
+    assert_eq!(
+        answer.expect_ok(),
+        r#"Memo milk 3 Some(Text { lines: 20 })"#
+    );
+
+    let answer = client
+        .call("match", json!({"match": "milk", "limit": 500}))
+        .await;
+    assert_eq!(answer.error_code(), Some("invalid_parameter"));
+    assert_eq!(
+        answer.error()["details"]["path"],
+        "limit",
+        "{}",
+        answer.error()
+    );
+    let answer = client
+        .call(
+            "match",
+            json!({"match": "milk", "detail": {"detail_level": "text", "lines": 0}}),
+        )
+        .await;
+    assert_eq!(answer.error_code(), Some("invalid_parameter"));
+    assert_eq!(
+        answer.error()["details"]["path"],
+        "detail.lines",
+        "{}",
+        answer.error()
+    );
+}
