@@ -113,6 +113,28 @@ pub fn tool_result_inner(ty: &Type) -> Option<Type> {
     }
 }
 
+/// The first `impl Trait` in a type: a type the generated code cannot name.
+pub fn impl_trait(ty: &Type) -> Option<&syn::TypeImplTrait> {
+    match ty {
+        Type::ImplTrait(i) => Some(i),
+        Type::Reference(r) => impl_trait(&r.elem),
+        Type::Ptr(p) => impl_trait(&p.elem),
+        Type::Slice(s) => impl_trait(&s.elem),
+        Type::Array(a) => impl_trait(&a.elem),
+        Type::Paren(p) => impl_trait(&p.elem),
+        Type::Group(g) => impl_trait(&g.elem),
+        Type::Tuple(t) => t.elems.iter().find_map(impl_trait),
+        Type::Path(p) => p.path.segments.iter().find_map(|s| match &s.arguments {
+            syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+                syn::GenericArgument::Type(t) => impl_trait(t),
+                _ => None,
+            }),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
 /// Whether a `&T` parameter is the call's `&ToolContext` rather than a server state.
 pub fn is_context(referent: &Type) -> bool {
     last_ident(referent).as_deref() == Some("ToolContext")
@@ -201,6 +223,23 @@ mod tests {
         assert_eq!(of("Option<Cursor>").lint, C::Cursor);
         assert_eq!(of("HashMap<String, u32>").lint, C::Object);
         assert_eq!(of("Provider").lint, C::Other("Provider".into()));
+    }
+
+    #[test]
+    fn impl_trait_anywhere_in_a_type() {
+        for ty in [
+            "impl Sized",
+            "&impl Sized",
+            "Vec<impl Sized>",
+            "(u8, [impl Sized; 2])",
+        ] {
+            let ty: Type = syn::parse_str(ty).unwrap();
+            assert!(impl_trait(&ty).is_some(), "{}", quote::quote!(#ty));
+        }
+        for ty in ["u8", "&dyn Fn()", "Vec<Box<dyn Sized>>", "fn() -> u8"] {
+            let ty: Type = syn::parse_str(ty).unwrap();
+            assert!(impl_trait(&ty).is_none(), "{}", quote::quote!(#ty));
+        }
     }
 
     #[test]

@@ -64,15 +64,21 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
     // off its fields.
     let (ident, generics, deny_unknown_fields, body) = match item {
         Item::Struct(mut s) => {
+            misplaced_arg(&mut s.attrs, errors);
             let fields = match &mut s.fields {
                 Fields::Named(named) => Some(named_fields(named, errors)),
-                Fields::Unnamed(_) | Fields::Unit => None,
+                Fields::Unnamed(unnamed) => {
+                    unnamed_fields(unnamed, errors);
+                    None
+                }
+                Fields::Unit => None,
             };
             let deny = serde_flag(&s.attrs, "deny_unknown_fields");
             let (ident, generics) = (s.ident.clone(), s.generics.clone());
             (ident, generics, deny, ArgsBody::Struct { item: s, fields })
         }
         Item::Enum(mut e) => {
+            misplaced_arg(&mut e.attrs, errors);
             let variants = e.variants.iter_mut().map(|v| variant(v, errors)).collect();
             let deny = serde_flag(&e.attrs, "deny_unknown_fields");
             let (ident, generics) = (e.ident.clone(), e.generics.clone());
@@ -98,14 +104,12 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
 }
 
 fn variant(v: &mut syn::Variant, errors: &mut Errors) -> Variant {
+    misplaced_arg(&mut v.attrs, errors);
     let fields = match &mut v.fields {
         Fields::Unit => VariantFields::Unit,
         Fields::Named(named) => VariantFields::Named(named_fields(named, errors)),
         Fields::Unnamed(unnamed) => {
-            // Still take `#[arg]` off, or the compiler adds "cannot find attribute".
-            for f in unnamed.unnamed.iter_mut() {
-                take_arg_attr(&mut f.attrs, errors);
-            }
+            unnamed_fields(unnamed, errors);
             VariantFields::Unnamed
         }
     };
@@ -115,6 +119,30 @@ fn variant(v: &mut syn::Variant, errors: &mut Errors) -> Variant {
         fields_span: v.fields.span(),
         fields,
     }
+}
+
+/// Unnamed fields are not parameters (an error of their own), but their `#[arg]` is still
+/// taken off, or the compiler adds "cannot find attribute `arg`".
+fn unnamed_fields(unnamed: &mut syn::FieldsUnnamed, errors: &mut Errors) {
+    for f in unnamed.unnamed.iter_mut() {
+        take_arg_attr(&mut f.attrs, errors);
+    }
+}
+
+/// Takes off an `#[arg]` written where there is no parameter (on the item or on a variant),
+/// with an error in place of the compiler's "cannot find attribute `arg`".
+fn misplaced_arg(attrs: &mut Vec<Attribute>, errors: &mut Errors) {
+    attrs.retain(|a| {
+        let misplaced = a.path().is_ident("arg");
+        if misplaced {
+            errors.error(
+                a.span(),
+                "#[arg] goes on a field: it describes one parameter",
+                "move it to the field it is about",
+            );
+        }
+        !misplaced
+    });
 }
 
 /// The named fields of a struct or a variant, with their `#[arg(...)]` removed and parsed.

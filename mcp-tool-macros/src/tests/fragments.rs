@@ -256,6 +256,7 @@ pub const ARGS_ITEM_ATTRS: Dim = Dim {
         "#[serde(crate = \"x\")]",
         "#[serde]",
         "#[repr(C)]",
+        "#[arg(min = 1)]",
     ],
 };
 
@@ -270,7 +271,15 @@ pub const STRUCT_BODIES: Dim = Dim {
     name: "struct_bodies",
     clean: 4,
     needed: false,
-    options: &["named", "named", "named", "empty", "tuple", "unit"],
+    options: &[
+        "named",
+        "named",
+        "named",
+        "empty",
+        "tuple",
+        "tuple_arg",
+        "unit",
+    ],
 };
 
 pub const VARIANT_NAMES: Dim = Dim {
@@ -411,6 +420,7 @@ fn struct_item(p: &mut Picker, extra_attrs: &Dim) -> String {
     let body = match p.pick(&STRUCT_BODIES) {
         "named" => format!("{where_clause} {{ {} }}", fields(p, 4)),
         "tuple" => format!("(pub u32, Option<Option<String>>) {where_clause};"),
+        "tuple_arg" => format!("(#[arg(min = 1)] pub u32, #[arg] String) {where_clause};"),
         "unit" => format!("{where_clause};"),
         _ => format!("{where_clause} {{}}"),
     };
@@ -627,6 +637,7 @@ pub const RETURNS: Dim = Dim {
         "-> (u32)",
         "-> ToolResult<T>",
         "-> ToolResult<ty!()>",
+        "-> ToolResult<(u8, impl Sized)>",
     ],
 };
 

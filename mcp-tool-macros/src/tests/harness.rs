@@ -2,7 +2,8 @@
 //! it must be items (`compile_error!` included), and it must give the item back so that code
 //! using the item does not fail in cascade.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use quote::ToTokens;
 use std::cell::Cell;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::Once;
@@ -80,6 +81,46 @@ pub fn expand(entry: Entry, attr: &str, item: &str) -> Result<Expansion, String>
         return Err(format!("a compile_error! without a message: {empty:?}"));
     }
     Ok(Expansion { file, errors })
+}
+
+/// The macro called `name`.
+pub fn entry(name: &str) -> Entry {
+    MACROS.iter().find(|(n, _)| *n == name).expect("a macro").1
+}
+
+/// The output of `#[name(attr)] item` as text, and its errors; the input must pass [`expand`].
+pub fn expanded(name: &str, attr: &str, item: &str) -> (String, Vec<String>) {
+    let expansion = expand(entry(name), attr, item).unwrap_or_else(|why| panic!("{why}"));
+    (expansion.tokens().to_string(), expansion.errors)
+}
+
+/// Whether an `#[arg(..)]` attribute is left anywhere in `tokens`: `#[tool_args]` takes them
+/// all off, since no other attribute reads them and the compiler would add "cannot find
+/// attribute `arg`" to the errors.
+pub fn has_arg_attr(tokens: TokenStream) -> bool {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    tokens.iter().enumerate().any(|(i, t)| match t {
+        TokenTree::Group(g) => {
+            let is_attr = matches!(&tokens[..i], [.., TokenTree::Punct(p)] if p.as_char() == '#')
+                && g.delimiter() == Delimiter::Bracket;
+            // `arg` alone, not a path such as `arg::other`.
+            let path: Vec<TokenTree> = g.stream().into_iter().take(2).collect();
+            let is_arg = match path.as_slice() {
+                [TokenTree::Ident(id), rest @ ..] => {
+                    id == "arg" && !matches!(rest, [TokenTree::Punct(p)] if p.as_char() == ':')
+                }
+                _ => false,
+            };
+            (is_attr && is_arg) || has_arg_attr(g.stream())
+        }
+        _ => false,
+    })
+}
+
+impl Expansion {
+    pub fn tokens(&self) -> TokenStream {
+        self.file.to_token_stream()
+    }
 }
 
 /// The name of a struct, enum or fn.

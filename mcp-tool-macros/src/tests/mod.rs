@@ -4,4 +4,5 @@ mod fragments;
 mod generate;
 mod harness;
 mod never_panic;
+mod no_cascade;
 mod raw_idents;

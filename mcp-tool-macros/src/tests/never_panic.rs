@@ -3,7 +3,7 @@
 
 use super::fragments;
 use super::generate::{self, Build, Case, Dim};
-use super::harness::{Entry, MACROS, expand};
+use super::harness::{Entry, MACROS, entry, expand, has_arg_attr};
 use std::collections::BTreeMap;
 use std::time::Instant;
 
@@ -16,9 +16,13 @@ fn run_all(name: &str, entry: Entry, cases: &[Case]) {
     let mut failures = Vec::new();
     let mut rejected = 0;
     for (attr, item) in cases {
+        let input = format!("#[{name}({attr})]\n{item}");
         match expand(entry, attr, item) {
+            Ok(expansion) if name == "tool_args" && has_arg_attr(expansion.tokens()) => {
+                failures.push(("an #[arg] is left in the output".into(), input));
+            }
             Ok(expansion) => rejected += usize::from(!expansion.errors.is_empty()),
-            Err(why) => failures.push((why, format!("#[{name}({attr})]\n{item}"))),
+            Err(why) => failures.push((why, input)),
         }
     }
     assert!(
@@ -58,10 +62,6 @@ fn report(failures: Vec<(String, String)>) -> String {
         .map(|(reason, (n, input))| format!("{n} x {reason}\n{input}"))
         .collect::<Vec<_>>()
         .join("\n\n---\n\n")
-}
-
-fn entry(name: &str) -> Entry {
-    MACROS.iter().find(|(n, _)| *n == name).expect("a macro").1
 }
 
 fn cases(dims: &[&Dim], build: Build) -> Vec<Case> {

@@ -1,17 +1,7 @@
 //! A raw identifier (`r#type`) names a parameter `type`, as serde and schemars name it: in the
 //! schema keywords, the range checks, the lints and the registered exceptions.
 
-use super::harness::{Entry, MACROS, expand};
-use quote::ToTokens;
-
-fn expanded(name: &str, attr: &str, item: &str) -> (String, Vec<String>) {
-    let entry: Entry = MACROS.iter().find(|(n, _)| *n == name).expect("a macro").1;
-    let expansion = expand(entry, attr, item).unwrap_or_else(|why| panic!("{why}"));
-    (
-        expansion.file.to_token_stream().to_string(),
-        expansion.errors,
-    )
-}
+use super::harness::expanded;
 
 #[test]
 fn a_raw_field_is_a_parameter_without_r_hash() {

@@ -1,0 +1,102 @@
+//! A mistake gets one error that names it, and the generated code adds none of its own: no
+//! registration that cannot compile, no `#[arg]` left for the compiler to trip on.
+
+use super::harness::{expanded, has_arg_attr};
+
+const TOOL_KEYS: &str = r#"family = "notes", size_hint = "1KB", read_only"#;
+
+fn tool(item: &str) -> (String, Vec<String>) {
+    expanded("mcp_tool", TOOL_KEYS, item)
+}
+
+/// Each error's first line.
+fn messages(errors: &[String]) -> Vec<&str> {
+    errors.iter().filter_map(|e| e.lines().next()).collect()
+}
+
+#[test]
+fn an_unsafe_tool_is_an_error_and_is_not_registered() {
+    let (code, errors) = tool(
+        "/// Count the notes.\npub async unsafe fn count_notes() -> ToolResult<u32> { Ok(0) }",
+    );
+    assert_eq!(
+        messages(&errors),
+        [
+            "#[mcp_tool] on `count_notes`: a tool cannot be `unsafe`, the server calls it and cannot uphold its safety conditions"
+        ]
+    );
+    assert!(errors[0].contains("\n\nhelp: "), "{errors:?}");
+    assert!(!code.contains("inventory"), "{code}");
+}
+
+#[test]
+fn an_impl_trait_parameter_is_a_generic_parameter() {
+    for param in ["text: impl Into<String>", "state: &impl Sized"] {
+        let (code, errors) = tool(&format!(
+            "/// Count the notes.\npub async fn count_notes({param}) -> ToolResult<u32> {{ Ok(0) }}"
+        ));
+        assert_eq!(
+            messages(&errors),
+            ["an #[mcp_tool] fn cannot be generic: its schema is fixed at registration"],
+            "{param}"
+        );
+        assert!(!code.contains("inventory"), "{code}");
+    }
+}
+
+#[test]
+fn an_impl_trait_answer_is_an_error() {
+    let (_, errors) = tool(
+        "/// List the notes.\npub async fn list_notes() -> ToolResult<Vec<impl Serialize>> { todo!() }",
+    );
+    assert_eq!(
+        messages(&errors),
+        [
+            "`list_notes` returns an `impl Trait`: the answer's schema is generated from its type, which must have a name"
+        ]
+    );
+}
+
+#[test]
+fn an_arg_off_a_field_is_an_error_and_is_taken_off() {
+    let items = [
+        "#[arg(min = 1)]\npub struct Args {\n/// Text.\npub text: String }",
+        "pub enum Order {\n/// Newest first.\n#[arg(default = 1)]\nNewest }",
+    ];
+    for item in items {
+        let (code, errors) = expanded("tool_args", "", item);
+        assert_eq!(
+            messages(&errors),
+            ["#[arg] goes on a field: it describes one parameter"],
+            "{item}"
+        );
+        assert!(!has_arg_attr(code.parse().unwrap()), "{code}");
+    }
+}
+
+#[test]
+fn a_tuple_struct_is_given_back_without_its_args() {
+    let (code, errors) = expanded("tool_args", "", "pub struct Args(#[arg(min = 1)] pub u32);");
+    assert_eq!(
+        messages(&errors),
+        ["#[tool_args] needs a struct with named fields: each field is a parameter"]
+    );
+    assert!(!has_arg_attr(code.parse().unwrap()), "{code}");
+}
+
+/// The impls would name the item without its parameters (`impl Args`), and the compiler would
+/// add "missing generics" to the error that says why.
+#[test]
+fn a_generic_args_struct_gets_one_error_and_no_impls() {
+    let (code, errors) = expanded(
+        "tool_args",
+        "",
+        "pub struct Args<T> {\n/// Text.\n#[arg(default = 5)]\npub text: T }",
+    );
+    assert_eq!(
+        messages(&errors),
+        ["#[tool_args] items cannot be generic: a tool's schema is fixed when it is registered"]
+    );
+    assert!(!code.contains("impl"), "{code}");
+    assert!(!has_arg_attr(code.parse().unwrap()), "{code}");
+}
