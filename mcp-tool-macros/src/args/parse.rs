@@ -12,8 +12,15 @@ use darling::ast::NestedMeta;
 use proc_macro2::{Span, TokenStream};
 use std::collections::HashMap;
 use syn::ext::IdentExt;
+use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, Fields, Ident, Item, LitStr};
+use syn::{Attribute, Expr, Fields, Ident, Item, LitStr, Meta, Token};
+
+/// The help of an error in `#[tool_args(..)]`.
+const ITEM_KEYS: &str = "the keys are `tag = \"..\"` (on an enum whose variants carry fields) and `allow(lint_name = \"reason\")`";
+
+/// The help of an error in `#[arg(..)]`.
+const FIELD_KEYS: &str = "the keys are `default = <expression>`, `min = <number>`, `max = <number>` and `allow(lint_name = \"reason\")`";
 
 #[derive(Default, FromMeta)]
 struct ItemAttr {
@@ -46,7 +53,7 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
     let item: Item = match syn::parse2(item) {
         Ok(i) => i,
         Err(e) => {
-            errors.push(e);
+            errors.error(e.span(), e, "move the attribute to the argument struct");
             return None;
         }
     };
@@ -56,7 +63,7 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
     {
         Ok(a) => a,
         Err(e) => {
-            errors.push(e.into());
+            errors.darling(e, ITEM_KEYS);
             ItemAttr::default()
         }
     };
@@ -173,19 +180,60 @@ fn named_fields(named: &mut syn::FieldsNamed, errors: &mut Errors) -> Vec<Field>
 /// Removes `#[arg(...)]` from a field and parses it.
 fn take_arg_attr(attrs: &mut Vec<Attribute>, errors: &mut Errors) -> FieldAttr {
     let mut result = FieldAttr::default();
+    let mut seen = false;
     let mut kept = Vec::with_capacity(attrs.len());
     for a in attrs.drain(..) {
+        if a.path().is_ident("cfg_attr") {
+            kept.extend(without_arg_in_cfg_attr(a, errors));
+            continue;
+        }
         if !a.path().is_ident("arg") {
             kept.push(a);
             continue;
         }
+        if std::mem::replace(&mut seen, true) {
+            errors.error(
+                a.span(),
+                "a second #[arg(..)] on this field: only one is read",
+                "write all the keys in one: `#[arg(default = 10, min = 1, max = 50)]`",
+            );
+            continue;
+        }
         match FieldAttr::from_meta(&a.meta) {
             Ok(parsed) => result = parsed,
-            Err(e) => errors.push(e.into()),
+            Err(e) => errors.darling(e, FIELD_KEYS),
         }
     }
     *attrs = kept;
     result
+}
+
+/// `#[cfg_attr(pred, arg(..), ..)]` without its `arg(..)`: the macro reads the fields before
+/// the compiler applies `cfg_attr`, so an `#[arg]` there would never be read, and would then
+/// fail as an unknown attribute. `None` when nothing else is left in it.
+fn without_arg_in_cfg_attr(a: Attribute, errors: &mut Errors) -> Option<Attribute> {
+    type Metas = Punctuated<Meta, Token![,]>;
+    let Ok(metas) = a.parse_args_with(Metas::parse_terminated) else {
+        return Some(a);
+    };
+    let mut metas = metas.into_iter();
+    let predicate = metas.next()?;
+    let (args, rest): (Vec<Meta>, Vec<Meta>) = metas.partition(|m| m.path().is_ident("arg"));
+    for arg in &args {
+        errors.error(
+            arg.span(),
+            "#[tool_args] cannot read an #[arg] inside #[cfg_attr]: it reads the fields before cfg_attr is applied",
+            "write the #[arg(..)] on the field itself: a parameter's schema does not depend on the build",
+        );
+    }
+    match (args.is_empty(), rest.is_empty()) {
+        (true, _) => Some(a),
+        (false, true) => None,
+        (false, false) => Some(Attribute {
+            meta: syn::parse_quote!(cfg_attr(#predicate, #(#rest),*)),
+            ..a
+        }),
+    }
 }
 
 /// Whether a `#[serde(...)]` attribute contains `word` (e.g. `default`, `deny_unknown_fields`).

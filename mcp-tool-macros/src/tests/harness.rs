@@ -80,6 +80,9 @@ pub fn expand(entry: Entry, attr: &str, item: &str) -> Result<Expansion, String>
     if let Some(empty) = errors.iter().find(|m| m.trim().is_empty()) {
         return Err(format!("a compile_error! without a message: {empty:?}"));
     }
+    if let Some(bare) = errors.iter().find(|m| !m.contains("\n\nhelp: ")) {
+        return Err(format!("an error without a `help:` line: {bare}"));
+    }
     Ok(Expansion { file, errors })
 }
 
@@ -94,24 +97,27 @@ pub fn expanded(name: &str, attr: &str, item: &str) -> (String, Vec<String>) {
     (expansion.tokens().to_string(), expansion.errors)
 }
 
-/// Whether an `#[arg(..)]` attribute is left anywhere in `tokens`: `#[tool_args]` takes them
-/// all off, since no other attribute reads them and the compiler would add "cannot find
-/// attribute `arg`" to the errors.
+/// Whether an `#[arg(..)]` attribute is left anywhere in `tokens`, alone or in a `cfg_attr`:
+/// `#[tool_args]` takes them all off, since no other attribute reads them and the compiler
+/// would add "cannot find attribute `arg`" to the errors.
 pub fn has_arg_attr(tokens: TokenStream) -> bool {
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     tokens.iter().enumerate().any(|(i, t)| match t {
         TokenTree::Group(g) => {
             let is_attr = matches!(&tokens[..i], [.., TokenTree::Punct(p)] if p.as_char() == '#')
                 && g.delimiter() == Delimiter::Bracket;
-            // `arg` alone, not a path such as `arg::other`.
-            let path: Vec<TokenTree> = g.stream().into_iter().take(2).collect();
-            let is_arg = match path.as_slice() {
-                [TokenTree::Ident(id), rest @ ..] => {
-                    id == "arg" && !matches!(rest, [TokenTree::Punct(p)] if p.as_char() == ':')
+            let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+            let in_cfg_attr = match inner.as_slice() {
+                [TokenTree::Ident(id), TokenTree::Group(list)] if id == "cfg_attr" => {
+                    let list: Vec<TokenTree> = list.stream().into_iter().collect();
+                    // The attributes after the predicate, each after a `,`.
+                    list.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','))
+                        .skip(1)
+                        .any(is_arg)
                 }
                 _ => false,
             };
-            (is_attr && is_arg) || has_arg_attr(g.stream())
+            (is_attr && (is_arg(&inner) || in_cfg_attr)) || has_arg_attr(g.stream())
         }
         _ => false,
     })
@@ -120,6 +126,17 @@ pub fn has_arg_attr(tokens: TokenStream) -> bool {
 impl Expansion {
     pub fn tokens(&self) -> TokenStream {
         self.file.to_token_stream()
+    }
+}
+
+/// Whether the tokens of an attribute are `arg`, `arg(..)` or `arg = ..`, not a path such as
+/// `arg::other`.
+fn is_arg(tokens: &[TokenTree]) -> bool {
+    match tokens {
+        [TokenTree::Ident(id), rest @ ..] => {
+            id == "arg" && !matches!(rest.first(), Some(TokenTree::Punct(p)) if p.as_char() == ':')
+        }
+        _ => false,
     }
 }
 

@@ -100,3 +100,55 @@ fn a_generic_args_struct_gets_one_error_and_no_impls() {
     assert!(!code.contains("impl"), "{code}");
     assert!(!has_arg_attr(code.parse().unwrap()), "{code}");
 }
+
+#[test]
+fn an_arg_in_cfg_attr_is_an_error_and_is_taken_off() {
+    let (code, errors) = expanded(
+        "tool_args",
+        "",
+        "pub struct Args {\n/// Text.\n#[cfg_attr(test, arg(default = 5), doc = \"More.\")]\npub text: String }",
+    );
+    assert_eq!(
+        messages(&errors),
+        [
+            "#[tool_args] cannot read an #[arg] inside #[cfg_attr]: it reads the fields before cfg_attr is applied"
+        ]
+    );
+    assert!(!has_arg_attr(code.parse().unwrap()), "{code}");
+    assert!(
+        code.contains(r#"# [cfg_attr (test , doc = "More.")]"#),
+        "{code}"
+    );
+}
+
+#[test]
+fn a_second_arg_on_a_field_is_an_error() {
+    let (_, errors) = expanded(
+        "tool_args",
+        "",
+        "pub struct Args {\n/// Least score.\n#[arg(min = 1)]\n#[arg(max = 2)]\npub score: u32 }",
+    );
+    assert_eq!(
+        messages(&errors),
+        ["a second #[arg(..)] on this field: only one is read"]
+    );
+}
+
+/// darling's errors about keys get the list of keys as their help.
+#[test]
+fn an_unknown_key_lists_the_keys() {
+    let (_, errors) = expanded(
+        "mcp_tool",
+        r#"family = "notes", size_hint = "1KB", colour = "red""#,
+        "/// Count the notes.\npub async fn count_notes() -> ToolResult<u32> { Ok(0) }",
+    );
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].starts_with("Unknown field: `colour`"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[0].contains("\n\nhelp: the keys are `family = \"..\"` and `size_hint"),
+        "{errors:?}"
+    );
+}

@@ -15,6 +15,9 @@ use std::collections::HashMap;
 use syn::spanned::Spanned;
 use syn::{FnArg, Ident, ItemFn, LitStr, Pat, ReturnType, Type};
 
+/// The help of an error in `#[mcp_tool(..)]`.
+const TOOL_KEYS: &str = "the keys are `family = \"..\"` and `size_hint = \"10KB\"` (required), `name = \"..\"`, `title = \"..\"`, the flags `read_only`, `destructive`, `idempotent`, `open_world`, and `allow(lint_name = \"reason\")`";
+
 #[derive(FromMeta)]
 struct ToolAttr {
     name: Option<LitStr>,
@@ -37,10 +40,11 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
     let func: ItemFn = match syn::parse2(item) {
         Ok(f) => f,
         Err(e) => {
-            errors.push(syn::Error::new(
+            errors.error(
                 e.span(),
                 "#[mcp_tool] goes on an `async fn`",
-            ));
+                "move the attribute to the `async fn` that does the tool's work",
+            );
             return None;
         }
     };
@@ -50,7 +54,7 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
     {
         Ok(a) => a,
         Err(e) => {
-            errors.push(e.into());
+            errors.darling(e, TOOL_KEYS);
             return None;
         }
     };
