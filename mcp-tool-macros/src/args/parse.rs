@@ -217,7 +217,9 @@ fn without_arg_in_cfg_attr(a: Attribute, errors: &mut Errors) -> Option<Attribut
         return Some(a);
     };
     let mut metas = metas.into_iter();
-    let predicate = metas.next()?;
+    let Some(predicate) = metas.next() else {
+        return Some(a);
+    };
     let (args, rest): (Vec<Meta>, Vec<Meta>) = metas.partition(|m| m.path().is_ident("arg"));
     for arg in &args {
         errors.error(

@@ -6,3 +6,4 @@ mod harness;
 mod never_panic;
 mod no_cascade;
 mod raw_idents;
+mod token_soup;
