@@ -193,6 +193,8 @@ pub struct Annotations<T> {
 pub struct FnParam {
     /// The span of a pattern that is not a plain name.
     pub complex_pattern: Option<Span>,
+    /// The span of a `#[cfg(..)]` on the parameter.
+    pub cfg: Option<Span>,
     pub kind: ParamKind,
 }
 

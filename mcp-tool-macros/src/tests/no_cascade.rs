@@ -152,3 +152,17 @@ fn an_unknown_key_lists_the_keys() {
         "{errors:?}"
     );
 }
+
+/// Compiled out, the parameter would still be passed by the registration ("this function
+/// takes 0 arguments but 1 argument was supplied").
+#[test]
+fn a_cfg_on_a_tool_parameter_is_an_error() {
+    let (code, errors) = tool(
+        "/// Count the notes.\npub async fn count_notes(#[cfg(test)] args: Args) -> ToolResult<u32> { Ok(0) }",
+    );
+    assert_eq!(
+        messages(&errors),
+        ["a tool's parameters cannot depend on a cfg: the registration passes every one of them"]
+    );
+    assert!(!code.contains("inventory"), "{code}");
+}

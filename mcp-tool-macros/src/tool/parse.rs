@@ -98,6 +98,7 @@ fn param(input: &FnArg) -> FnParam {
         FnArg::Receiver(r) => {
             return FnParam {
                 complex_pattern: None,
+                cfg: None,
                 kind: ParamKind::Receiver(r.span()),
             };
         }
@@ -113,6 +114,11 @@ fn param(input: &FnArg) -> FnParam {
     };
     FnParam {
         complex_pattern: (!matches!(&*pt.pat, Pat::Ident(_) | Pat::Wild(_))).then(|| pt.pat.span()),
+        cfg: pt
+            .attrs
+            .iter()
+            .find(|a| a.path().is_ident("cfg"))
+            .map(|a| a.path().span()),
         kind,
     }
 }

@@ -89,6 +89,13 @@ pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<CheckedTool> {
             );
             continue;
         }
+        if let Some(span) = param.cfg {
+            errors.error(
+                span,
+                "a tool's parameters cannot depend on a cfg: the registration passes every one of them",
+                "keep the parameter, and put the cfg on the code inside the fn that uses it",
+            );
+        }
         if let Some(span) = param.complex_pattern {
             errors.error(
                 span,
