@@ -88,7 +88,8 @@ impl VariantFields {
 /// One parameter: a struct field or a field of a tagged enum's variant.
 pub struct Field {
     pub ident: Ident,
-    /// The parameter's name on the wire and in the schema: the field's name without `r#`.
+    /// The parameter's name on the wire and in the schema: the field's name without `r#`, or
+    /// its `#[serde(rename = "..")]`.
     pub name: String,
     pub ty: Type,
     /// `ty`, classified.

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use syn::ext::IdentExt;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, Fields, Ident, Item, LitStr, Meta, Token};
+use syn::{Attribute, Expr, ExprLit, Fields, Ident, Item, Lit, LitStr, Meta, Token};
 
 /// The help of an error in `#[tool_args(..)]`.
 const ITEM_KEYS: &str = "the keys are `tag = \"..\"` (on an enum whose variants carry fields) and `allow(lint_name = \"reason\")`";
@@ -162,7 +162,7 @@ fn named_fields(named: &mut syn::FieldsNamed, errors: &mut Errors) -> Vec<Field>
             continue;
         };
         fields.push(Field {
-            name: ident.unraw().to_string(),
+            name: serde_rename(&f.attrs).unwrap_or_else(|| ident.unraw().to_string()),
             docs: doc_text(&f.attrs),
             serde_default: serde_flag(&f.attrs, "default").is_some(),
             min: attr.min.as_ref().and_then(|e| bound(e, errors)),
@@ -240,20 +240,67 @@ fn without_arg_in_cfg_attr(a: Attribute, errors: &mut Errors) -> Option<Attribut
 
 /// Whether a `#[serde(...)]` attribute contains `word` (e.g. `default`, `deny_unknown_fields`).
 fn serde_flag(attrs: &[Attribute], word: &str) -> Option<Span> {
-    let mut found = None;
+    serde_keys(attrs)
+        .into_iter()
+        .find(|(key, _)| key.is_ident(word))
+        .map(|(key, _)| key.span())
+}
+
+/// The name serde reads a field by when it is renamed: `rename = ".."`, or the
+/// `deserialize = ".."` of `rename(..)`.
+fn serde_rename(attrs: &[Attribute]) -> Option<String> {
+    let string = |e: &Expr| match e {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Some(s.value()),
+        _ => None,
+    };
+    serde_keys(attrs)
+        .into_iter()
+        .filter(|(key, _)| key.is_ident("rename"))
+        .find_map(|(_, value)| match value {
+            SerdeValue::Expr(e) => string(&e),
+            SerdeValue::List(pairs) => pairs
+                .iter()
+                .find(|(k, _)| k.is_ident("deserialize"))
+                .and_then(|(_, e)| string(e)),
+            SerdeValue::Flag => None,
+        })
+}
+
+enum SerdeValue {
+    /// `key`
+    Flag,
+    /// `key = value`
+    Expr(Expr),
+    /// `key(a = x, b = y)`, its `key = value` pairs
+    List(Vec<(syn::Path, Expr)>),
+}
+
+/// The keys of the `#[serde(..)]` attributes with their values, as far as they can be read.
+fn serde_keys(attrs: &[Attribute]) -> Vec<(syn::Path, SerdeValue)> {
+    let mut keys = Vec::new();
     for a in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let _ = a.parse_nested_meta(|meta| {
-            if meta.path.is_ident(word) {
-                found = Some(meta.path.span());
-            }
-            // Skip values such as `default = "path"` so parsing goes on.
-            if meta.input.peek(syn::Token![=]) {
-                let _: Expr = meta.value()?.parse()?;
-            }
+            let value = if meta.input.peek(Token![=]) {
+                SerdeValue::Expr(meta.value()?.parse()?)
+            } else if meta.input.peek(syn::token::Paren) {
+                let mut pairs = Vec::new();
+                meta.parse_nested_meta(|inner| {
+                    if inner.input.peek(Token![=]) {
+                        pairs.push((inner.path.clone(), inner.value()?.parse()?));
+                    }
+                    Ok(())
+                })?;
+                SerdeValue::List(pairs)
+            } else {
+                SerdeValue::Flag
+            };
+            keys.push((meta.path.clone(), value));
             Ok(())
         });
     }
-    found
+    keys
 }
 
 /// `min = 1`, `max = 0.5`, `min = -3`: a number literal, possibly negated.

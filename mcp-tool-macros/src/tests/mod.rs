@@ -5,5 +5,5 @@ mod generate;
 mod harness;
 mod never_panic;
 mod no_cascade;
-mod raw_idents;
 mod token_soup;
+mod wire_names;

@@ -1,5 +1,6 @@
-//! A raw identifier (`r#type`) names a parameter `type`, as serde and schemars name it: in the
-//! schema keywords, the range checks, the lints and the registered exceptions.
+//! A parameter is named as serde reads it: a raw identifier (`r#type`) without its `r#`, a
+//! renamed field by its `rename`. The schema keywords, the range checks, the lints and the
+//! registered exceptions all use that name.
 
 use super::harness::expanded;
 
@@ -126,4 +127,33 @@ fn a_bound_out_of_the_f64_range_is_an_error() {
         "{errors:?}"
     );
     assert!(!code.contains("inf"), "{code}");
+}
+
+#[test]
+fn a_renamed_field_is_a_parameter_under_its_new_name() {
+    let (code, errors) = expanded(
+        "tool_args",
+        "",
+        r#"
+        pub struct Args {
+            /// Notes per page.
+            #[serde(rename = "per_page")]
+            #[arg(default = 10, min = 1, max = 50)]
+            pub limit: u32,
+            /// Least score of a note.
+            #[serde(rename(serialize = "out", deserialize = "min_score"), default)]
+            #[arg(min = 0)]
+            pub score: f64,
+        }
+        "#,
+    );
+    // `score` has a `serde(default)`, which the lints see through `rename(..)`.
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].starts_with("[implicit_default]"), "{errors:?}");
+    assert!(code.contains(r#"field : "per_page""#), "{code}");
+    assert!(
+        code.contains(r#"check_range (& self . limit , "per_page""#),
+        "{code}"
+    );
+    assert!(code.contains(r#"field : "min_score""#), "{code}");
 }

@@ -1,5 +1,6 @@
-//! Raw identifiers end to end: the field `r#type` is the parameter `type` in the schema, in
-//! the call and in the errors of its checks.
+//! Parameters named as serde reads them, end to end: the field `r#type` is the parameter
+//! `type`, a field with `#[serde(rename = "min_score")]` the parameter `min_score`, in the
+//! schema, in the call and in the errors of their checks.
 
 use mcp_tool_core::ToolServer;
 use mcp_tool_core::prelude::*;
@@ -42,14 +43,18 @@ pub struct MatchNotesArgs {
     pub r#limit: u32,
     /// How much of each note to return.
     pub r#detail: Option<Detail>,
+    /// Least relevance of a note, from 0 to 1; omit for every note.
+    #[serde(rename = "min_score")]
+    #[arg(min = 0, max = 1)]
+    pub score: Option<f64>,
 }
 
 /// Find the notes that contain a text.
 #[mcp_tool(family = "notes", size_hint = "1KB", read_only)]
 pub async fn r#match(args: MatchNotesArgs) -> ToolResult<String> {
     Ok(format!(
-        "{:?} {} {} {:?}",
-        args.r#type, args.r#match, args.r#limit, args.r#detail
+        "{:?} {} {} {:?} {:?}",
+        args.r#type, args.r#match, args.r#limit, args.r#detail, args.score
     ))
 }
 
@@ -63,7 +68,7 @@ fn server() -> ToolServer {
 }
 
 #[tokio::test]
-async fn a_raw_field_is_a_parameter_named_without_r_hash() {
+async fn a_raw_or_renamed_field_is_a_parameter_named_as_serde_reads_it() {
     let client = TestClient::in_process(&server()).await;
     let tools = client.list_tools().await;
     let tool = tools
@@ -73,7 +78,9 @@ async fn a_raw_field_is_a_parameter_named_without_r_hash() {
     let schema = Value::Object((*tool.input_schema).clone());
     let props = &schema["properties"];
     let names: Vec<&String> = props.as_object().unwrap().keys().collect();
-    assert_eq!(names.len(), 4, "{names:?}");
+    assert_eq!(names.len(), 5, "{names:?}");
+    assert_eq!(props["min_score"]["minimum"], 0, "{schema:#}");
+    assert_eq!(props["min_score"]["maximum"], 1, "{schema:#}");
     assert_eq!(props["type"]["default"], "todo", "{schema:#}");
     assert_eq!(
         props["type"]["description"],
@@ -91,10 +98,10 @@ async fn a_raw_field_is_a_parameter_named_without_r_hash() {
 }
 
 #[tokio::test]
-async fn a_raw_field_takes_its_value_default_and_checks() {
+async fn a_raw_or_renamed_field_takes_its_value_default_and_checks() {
     let client = TestClient::in_process(&server()).await;
     let answer = client.call("match", json!({"match": "milk"})).await;
-    assert_eq!(answer.expect_ok(), "Todo milk 10 None");
+    assert_eq!(answer.expect_ok(), "Todo milk 10 None None");
     let answer = client
         .call(
             "match",
@@ -104,7 +111,7 @@ async fn a_raw_field_takes_its_value_default_and_checks() {
         .await;
     assert_eq!(
         answer.expect_ok(),
-        r#"Memo milk 3 Some(Text { lines: 20 })"#
+        r#"Memo milk 3 Some(Text { lines: 20 }) None"#
     );
 
     let answer = client
@@ -114,6 +121,16 @@ async fn a_raw_field_takes_its_value_default_and_checks() {
     assert_eq!(
         answer.error()["details"]["path"],
         "limit",
+        "{}",
+        answer.error()
+    );
+    let answer = client
+        .call("match", json!({"match": "milk", "min_score": 2}))
+        .await;
+    assert_eq!(answer.error_code(), Some("invalid_parameter"));
+    assert_eq!(
+        answer.error()["details"]["path"],
+        "min_score",
         "{}",
         answer.error()
     );
