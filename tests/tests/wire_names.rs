@@ -58,6 +58,20 @@ pub async fn r#match(args: MatchNotesArgs) -> ToolResult<String> {
     ))
 }
 
+#[tool_args]
+#[serde(rename_all = "camelCase")]
+pub struct ListTurnsArgs {
+    /// Turns per page.
+    #[arg(default = 10, min = 1, max = 50)]
+    pub max_turns: u32,
+}
+
+/// List the turns of the latest session.
+#[mcp_tool(family = "notes", size_hint = "1KB", read_only)]
+pub async fn list_turns(args: ListTurnsArgs) -> ToolResult<u32> {
+    Ok(args.max_turns)
+}
+
 fn server() -> ToolServer {
     ToolServer::builder()
         .name("raw-identifier-tests")
@@ -147,4 +161,23 @@ async fn a_raw_or_renamed_field_takes_its_value_default_and_checks() {
         "{}",
         answer.error()
     );
+}
+
+#[tokio::test]
+async fn rename_all_names_the_parameters() {
+    let server = server();
+    let tool = server.tools().find(|t| t.name == "list_turns").unwrap();
+    let max_turns = &tool.input_schema["properties"]["maxTurns"];
+    assert_eq!(max_turns["default"], 10, "{:?}", tool.input_schema);
+    assert_eq!(max_turns["maximum"], 50, "{:?}", tool.input_schema);
+    let client = TestClient::in_process(&server).await;
+    let answer = client.call("list_turns", json!({"maxTurns": 99})).await;
+    assert_eq!(
+        answer.error()["details"]["path"],
+        "maxTurns",
+        "{}",
+        answer.error()
+    );
+    let answer = client.call("list_turns", json!({})).await;
+    assert_eq!(answer.expect_ok(), 10);
 }

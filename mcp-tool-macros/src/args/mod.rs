@@ -2,6 +2,7 @@
 
 mod expand;
 mod parse;
+mod serde_attrs;
 mod validate;
 
 use crate::diagnostics::Errors;

@@ -3,18 +3,19 @@
 //! Only what cannot be read is reported here: unknown keys, values of the wrong kind. What the
 //! item means (a tag on a struct, a tuple variant) is for `validate`.
 
+use super::serde_attrs::{apply_rename_all, rename_all, serde_flag, serde_rename};
 use crate::classify::field_type;
 use crate::diagnostics::Errors;
 use crate::docs::doc_text;
 use crate::model::{ArgsBody, ArgsItem, Bound, Field, Variant, VariantFields};
 use darling::FromMeta;
 use darling::ast::NestedMeta;
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use std::collections::HashMap;
 use syn::ext::IdentExt;
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, ExprLit, Fields, Ident, Item, Lit, LitStr, Meta, Token};
+use syn::{Attribute, Expr, Fields, Ident, Item, LitStr, Meta, Token};
 
 /// The help of an error in `#[tool_args(..)]`.
 const ITEM_KEYS: &str = "the keys are `tag = \"..\"` (on an enum whose variants carry fields) and `allow(lint_name = \"reason\")`";
@@ -73,7 +74,10 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
         Item::Struct(mut s) => {
             misplaced_arg(&mut s.attrs, errors);
             let fields = match &mut s.fields {
-                Fields::Named(named) => Some(named_fields(named, errors)),
+                Fields::Named(named) => {
+                    let rule = rename_all(&s.attrs);
+                    Some(named_fields(named, rule.as_deref(), errors))
+                }
                 Fields::Unnamed(unnamed) => {
                     unnamed_fields(unnamed, errors);
                     None
@@ -114,7 +118,8 @@ fn variant(v: &mut syn::Variant, errors: &mut Errors) -> Variant {
     misplaced_arg(&mut v.attrs, errors);
     let fields = match &mut v.fields {
         Fields::Unit => VariantFields::Unit,
-        Fields::Named(named) => VariantFields::Named(named_fields(named, errors)),
+        // `rename_all` on a tagged enum renames the variants, not their fields.
+        Fields::Named(named) => VariantFields::Named(named_fields(named, None, errors)),
         Fields::Unnamed(unnamed) => {
             unnamed_fields(unnamed, errors);
             VariantFields::Unnamed
@@ -153,7 +158,12 @@ fn misplaced_arg(attrs: &mut Vec<Attribute>, errors: &mut Errors) {
 }
 
 /// The named fields of a struct or a variant, with their `#[arg(...)]` removed and parsed.
-fn named_fields(named: &mut syn::FieldsNamed, errors: &mut Errors) -> Vec<Field> {
+/// `rename_all` is the item's rule for the names of fields without a `rename` of their own.
+fn named_fields(
+    named: &mut syn::FieldsNamed,
+    rename_all: Option<&str>,
+    errors: &mut Errors,
+) -> Vec<Field> {
     let mut fields = Vec::new();
     for f in named.named.iter_mut() {
         let attr = take_arg_attr(&mut f.attrs, errors);
@@ -162,7 +172,11 @@ fn named_fields(named: &mut syn::FieldsNamed, errors: &mut Errors) -> Vec<Field>
             continue;
         };
         fields.push(Field {
-            name: serde_rename(&f.attrs).unwrap_or_else(|| ident.unraw().to_string()),
+            name: serde_rename(&f.attrs)
+                .or_else(|| {
+                    rename_all.and_then(|r| apply_rename_all(r, &ident.unraw().to_string()))
+                })
+                .unwrap_or_else(|| ident.unraw().to_string()),
             docs: doc_text(&f.attrs),
             serde_default: serde_flag(&f.attrs, "default").is_some(),
             min: attr.min.as_ref().and_then(|e| bound(e, errors)),
@@ -236,71 +250,6 @@ fn without_arg_in_cfg_attr(a: Attribute, errors: &mut Errors) -> Option<Attribut
             ..a
         }),
     }
-}
-
-/// Whether a `#[serde(...)]` attribute contains `word` (e.g. `default`, `deny_unknown_fields`).
-fn serde_flag(attrs: &[Attribute], word: &str) -> Option<Span> {
-    serde_keys(attrs)
-        .into_iter()
-        .find(|(key, _)| key.is_ident(word))
-        .map(|(key, _)| key.span())
-}
-
-/// The name serde reads a field by when it is renamed: `rename = ".."`, or the
-/// `deserialize = ".."` of `rename(..)`.
-fn serde_rename(attrs: &[Attribute]) -> Option<String> {
-    let string = |e: &Expr| match e {
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(s), ..
-        }) => Some(s.value()),
-        _ => None,
-    };
-    serde_keys(attrs)
-        .into_iter()
-        .filter(|(key, _)| key.is_ident("rename"))
-        .find_map(|(_, value)| match value {
-            SerdeValue::Expr(e) => string(&e),
-            SerdeValue::List(pairs) => pairs
-                .iter()
-                .find(|(k, _)| k.is_ident("deserialize"))
-                .and_then(|(_, e)| string(e)),
-            SerdeValue::Flag => None,
-        })
-}
-
-enum SerdeValue {
-    /// `key`
-    Flag,
-    /// `key = value`
-    Expr(Expr),
-    /// `key(a = x, b = y)`, its `key = value` pairs
-    List(Vec<(syn::Path, Expr)>),
-}
-
-/// The keys of the `#[serde(..)]` attributes with their values, as far as they can be read.
-fn serde_keys(attrs: &[Attribute]) -> Vec<(syn::Path, SerdeValue)> {
-    let mut keys = Vec::new();
-    for a in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        let _ = a.parse_nested_meta(|meta| {
-            let value = if meta.input.peek(Token![=]) {
-                SerdeValue::Expr(meta.value()?.parse()?)
-            } else if meta.input.peek(syn::token::Paren) {
-                let mut pairs = Vec::new();
-                meta.parse_nested_meta(|inner| {
-                    if inner.input.peek(Token![=]) {
-                        pairs.push((inner.path.clone(), inner.value()?.parse()?));
-                    }
-                    Ok(())
-                })?;
-                SerdeValue::List(pairs)
-            } else {
-                SerdeValue::Flag
-            };
-            keys.push((meta.path.clone(), value));
-            Ok(())
-        });
-    }
-    keys
 }
 
 /// `min = 1`, `max = 0.5`, `min = -3`: a number literal, possibly negated.

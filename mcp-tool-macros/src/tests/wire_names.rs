@@ -157,3 +157,27 @@ fn a_renamed_field_is_a_parameter_under_its_new_name() {
     );
     assert!(code.contains(r#"field : "min_score""#), "{code}");
 }
+
+/// `rename_all` on the struct names every field without a `rename` of its own.
+#[test]
+fn rename_all_names_the_fields() {
+    let (code, errors) = expanded(
+        "tool_args",
+        "",
+        r#"
+        #[serde(rename_all = "camelCase")]
+        pub struct Args {
+            /// Turns per page.
+            #[arg(default = 10, min = 1, max = 50)]
+            pub max_turns: u32,
+            /// Least score of a turn.
+            #[serde(rename = "floor")]
+            #[arg(min = 0)]
+            pub min_score: f64,
+        }
+        "#,
+    );
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(code.contains(r#"field : "maxTurns""#), "{code}");
+    assert!(code.contains(r#"field : "floor""#), "{code}");
+}
