@@ -1,6 +1,7 @@
 //! Parameters named as serde reads them, end to end: the field `r#type` is the parameter
-//! `type`, a field with `#[serde(rename = "min_score")]` the parameter `min_score`, in the
-//! schema, in the call and in the errors of their checks.
+//! `type`, a field with `#[serde(rename = "min_score")]` the parameter `min_score`, and under
+//! `rename_all = "camelCase"` `max_turns` is `maxTurns`, in the schema, in the call and in the
+//! errors of their checks.
 
 use mcp_tool_core::ToolServer;
 use mcp_tool_core::prelude::*;
