@@ -91,9 +91,26 @@ pub fn entry(name: &str) -> Entry {
     MACROS.iter().find(|(n, _)| *n == name).expect("a macro").1
 }
 
+/// [`expand`] by the macro's name, with its own rules too: `#[tool_args]` leaves no `#[arg]`
+/// on a struct or an enum (any other item it gives back as written).
+pub fn judge(name: &str, attr: &str, item: &str) -> Result<Expansion, String> {
+    let expansion = expand(entry(name), attr, item)?;
+    let data = matches!(
+        syn::parse_str(item),
+        Ok(syn::Item::Struct(_) | syn::Item::Enum(_))
+    );
+    if name == "tool_args" && data && has_arg_attr(expansion.tokens()) {
+        return Err(format!(
+            "an #[arg] is left in the output\n{}",
+            expansion.tokens()
+        ));
+    }
+    Ok(expansion)
+}
+
 /// The output of `#[name(attr)] item` as text, and its errors; the input must pass [`expand`].
 pub fn expanded(name: &str, attr: &str, item: &str) -> (String, Vec<String>) {
-    let expansion = expand(entry(name), attr, item).unwrap_or_else(|why| panic!("{why}"));
+    let expansion = judge(name, attr, item).unwrap_or_else(|why| panic!("{why}"));
     (expansion.tokens().to_string(), expansion.errors)
 }
 

@@ -2,7 +2,7 @@
 //! nested groups), in every place the macros read them: each gets the macro's output or
 //! errors with a help line, never a panic.
 
-use super::harness::{entry, expand, has_arg_attr};
+use super::harness::judge;
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
 
@@ -81,16 +81,12 @@ fn args_with_field_attr(attr: &str) -> String {
 }
 
 fn check(name: &str, attr: &str, item: &str) -> Result<(), TestCaseError> {
-    let why = match expand(entry(name), attr, item) {
-        Ok(out) if name == "tool_args" && has_arg_attr(out.tokens()) => {
-            "an #[arg] is left in the output".to_owned()
-        }
-        Ok(_) => return Ok(()),
-        Err(why) => why,
-    };
-    Err(TestCaseError::fail(format!(
-        "#[{name}({attr})]\n{item}\n=> {why}"
-    )))
+    match judge(name, attr, item) {
+        Ok(_) => Ok(()),
+        Err(why) => Err(TestCaseError::fail(format!(
+            "#[{name}({attr})]\n{item}\n=> {why}"
+        ))),
+    }
 }
 
 proptest! {
