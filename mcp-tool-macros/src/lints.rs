@@ -82,6 +82,13 @@ fn check_fields(
         allows: model_allows(&args.allows),
     };
     for finding in lint::check_args(&model).findings {
+        // A doc the macro cannot read is an error of its own already.
+        let unread = |i: usize| fields.get(i).is_some_and(|f| f.unread_doc.is_some());
+        if finding.lint == Some(lint::Lint::MissingDescription)
+            && matches!(finding.target, lint::Target::Param(i) if unread(i))
+        {
+            continue;
+        }
         let span = match finding.target {
             lint::Target::Param(i) => fields.get(i).map(|f| f.ident.span()),
             lint::Target::Allow {
@@ -109,8 +116,9 @@ fn check_fields(
 fn check_tag(args: &ArgsItem, tag: &syn::LitStr, variants: &[Variant], errors: &mut Errors) {
     let undocumented = variants
         .iter()
-        .find(|v| v.docs.is_none())
+        .find(|v| v.docs.is_none() && v.unread_doc.is_none())
         .map(|v| v.ident.span());
+    let unread = variants.iter().any(|v| v.unread_doc.is_some());
     let variants = variants
         .iter()
         .map(|v| lint::Variant {
@@ -141,6 +149,13 @@ fn check_tag(args: &ArgsItem, tag: &syn::LitStr, variants: &[Variant], errors: &
             }
             // An empty tag is already an error of its own.
             _ if tag.value().trim().is_empty() => continue,
+            // Variants whose doc the macro cannot read are errors of their own already.
+            _ if finding.lint == Some(lint::Lint::MissingDescription)
+                && undocumented.is_none()
+                && unread =>
+            {
+                continue;
+            }
             _ if finding.lint == Some(lint::Lint::MissingDescription) => undocumented,
             _ => Some(tag.span()),
         };
@@ -204,6 +219,10 @@ pub fn check_tool(
         findings.extend(lint::check_pagination(false, model.output));
     }
     for finding in findings {
+        // A doc the macro cannot read is an error of its own already.
+        if finding.lint == Some(lint::Lint::MissingDescription) && tool.unread_doc.is_some() {
+            continue;
+        }
         let span: Option<Span> = match finding.target {
             // A name taken from the fn is blamed on the fn, the fallback.
             lint::Target::ToolName => keys.name.as_ref().map(LitStr::span),

@@ -63,6 +63,9 @@ impl ToTokens for ArgsBody {
 pub struct Variant {
     pub ident: Ident,
     pub docs: Option<String>,
+    /// A `#[doc = <expression>]` the macro cannot read (already an error): no lint says the
+    /// docs are missing.
+    pub unread_doc: Option<Span>,
     pub fields: VariantFields,
     /// The fields as written, `{ .. }` or `( .. )` included.
     pub fields_span: Span,
@@ -95,6 +98,9 @@ pub struct Field {
     /// `ty`, classified.
     pub class: FieldType,
     pub docs: Option<String>,
+    /// A `#[doc = <expression>]` the macro cannot read (already an error): no lint says the
+    /// docs are missing.
+    pub unread_doc: Option<Span>,
     /// `#[arg(default = ..)]`, kept as written.
     pub default: Option<Expr>,
     pub min: Option<Bound>,
@@ -165,6 +171,9 @@ pub struct ToolItem {
     pub func: ItemFn,
     pub keys: ToolKeys,
     pub docs: Option<String>,
+    /// A `#[doc = <expression>]` the macro cannot read (already an error): no lint says the
+    /// docs are missing.
+    pub unread_doc: Option<Span>,
     pub params: Vec<FnParam>,
     /// The return type's span, or the fn name's when it returns nothing.
     pub return_span: Span,

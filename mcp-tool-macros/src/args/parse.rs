@@ -6,7 +6,7 @@
 use super::serde_attrs::{apply_rename_all, rename_all, serde_flag, serde_rename};
 use crate::classify::field_type;
 use crate::diagnostics::Errors;
-use crate::docs::doc_text;
+use crate::docs::{doc_text, unread_doc};
 use crate::model::{ArgsBody, ArgsItem, Bound, Field, Variant, VariantFields};
 use darling::FromMeta;
 use darling::ast::NestedMeta;
@@ -128,6 +128,7 @@ fn variant(v: &mut syn::Variant, errors: &mut Errors) -> Variant {
     Variant {
         ident: v.ident.clone(),
         docs: doc_text(&v.attrs),
+        unread_doc: unread_doc(&v.attrs, "#[tool_args]", errors),
         fields_span: v.fields.span(),
         fields,
     }
@@ -178,6 +179,7 @@ fn named_fields(
                 })
                 .unwrap_or_else(|| ident.unraw().to_string()),
             docs: doc_text(&f.attrs),
+            unread_doc: unread_doc(&f.attrs, "#[tool_args]", errors),
             serde_default: serde_flag(&f.attrs, "default").is_some(),
             min: attr.min.as_ref().and_then(|e| bound(e, errors)),
             max: attr.max.as_ref().and_then(|e| bound(e, errors)),

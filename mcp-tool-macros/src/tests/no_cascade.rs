@@ -166,3 +166,22 @@ fn a_cfg_on_a_tool_parameter_is_an_error() {
     );
     assert!(!code.contains("inventory"), "{code}");
 }
+
+/// The macros see `#[doc = include_str!(..)]` unexpanded: one error that says so, and not
+/// also "has no description" from the lints.
+#[test]
+fn a_doc_the_macro_cannot_read_is_one_error() {
+    let unread = "#[mcp_tool] cannot read a doc given by an expression: it runs before `include_str!` and other macros in `#[doc = ..]` are expanded, so the description would be missing";
+    let (_, errors) = tool(
+        "#[doc = include_str!(\"count.md\")]\npub async fn count_notes() -> ToolResult<u32> { Ok(0) }",
+    );
+    assert_eq!(messages(&errors), [unread]);
+
+    let (_, errors) = expanded(
+        "tool_args",
+        r#"tag = "kind""#,
+        "pub enum Kind {\n#[doc = concat!(\"A\", \"B\")]\nA { #[doc = include_str!(\"x.md\")] text: String } }",
+    );
+    let unread = unread.replace("#[mcp_tool]", "#[tool_args]");
+    assert_eq!(messages(&errors), [unread.as_str(), unread.as_str()]);
+}

@@ -5,7 +5,7 @@
 
 use crate::classify::{is_context, output_kind, tool_result_inner};
 use crate::diagnostics::Errors;
-use crate::docs::doc_text;
+use crate::docs::{doc_text, unread_doc};
 use crate::model::{Annotations, FnParam, Output, ParamKind, ToolItem, ToolKeys};
 use darling::FromMeta;
 use darling::ast::NestedMeta;
@@ -85,6 +85,7 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
     };
     Some(ToolItem {
         docs: doc_text(&func.attrs),
+        unread_doc: unread_doc(&func.attrs, "#[mcp_tool]", errors),
         params: sig.inputs.iter().map(param).collect(),
         return_span,
         output,
