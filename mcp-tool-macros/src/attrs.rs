@@ -11,6 +11,6 @@ pub fn allows(map: HashMap<Ident, LitStr>) -> Vec<Allow> {
         .into_iter()
         .map(|(lint, reason)| Allow { lint, reason })
         .collect();
-    allows.sort_by_key(|a| a.lint.to_string());
+    allows.sort_by_key(Allow::lint_name);
     allows
 }

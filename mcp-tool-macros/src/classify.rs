@@ -6,6 +6,7 @@
 
 use mcp_tool_lint as lint;
 use syn::Type;
+use syn::ext::IdentExt;
 
 /// The facts about an argument field's type.
 #[derive(Clone, Debug)]
@@ -40,8 +41,8 @@ pub fn field_type(ty: &Type) -> FieldType {
 
 /// Whether a field is the pagination cursor, by the lint's own rule (`Param::is_cursor`), so
 /// that the const-evaluated check of `#[mcp_tool]` and the lint never disagree.
-pub fn is_cursor(name: &syn::Ident, ty: &FieldType) -> bool {
-    lint::Param::new(name.to_string(), ty.lint.clone()).is_cursor()
+pub fn is_cursor(name: &str, ty: &FieldType) -> bool {
+    lint::Param::new(name, ty.lint.clone()).is_cursor()
 }
 
 fn lint_class(ty: &Type) -> lint::TypeClass {
@@ -101,13 +102,35 @@ pub fn tool_result_inner(ty: &Type) -> Option<Type> {
         syn::GenericArgument::Type(t) => Some(t.clone()),
         _ => None,
     });
-    match seg.ident.to_string().as_str() {
+    match seg.ident.unraw().to_string().as_str() {
         "ToolResult" if a.args.len() == 1 => types.next(),
         "Result" if a.args.len() == 2 => {
             let ok = types.next()?;
             let err = types.next()?;
             (last_ident(&err).as_deref() == Some("ToolError")).then_some(ok)
         }
+        _ => None,
+    }
+}
+
+/// The first `impl Trait` in a type: a type the generated code cannot name.
+pub fn impl_trait(ty: &Type) -> Option<&syn::TypeImplTrait> {
+    match ty {
+        Type::ImplTrait(i) => Some(i),
+        Type::Reference(r) => impl_trait(&r.elem),
+        Type::Ptr(p) => impl_trait(&p.elem),
+        Type::Slice(s) => impl_trait(&s.elem),
+        Type::Array(a) => impl_trait(&a.elem),
+        Type::Paren(p) => impl_trait(&p.elem),
+        Type::Group(g) => impl_trait(&g.elem),
+        Type::Tuple(t) => t.elems.iter().find_map(impl_trait),
+        Type::Path(p) => p.path.segments.iter().find_map(|s| match &s.arguments {
+            syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|g| match g {
+                syn::GenericArgument::Type(t) => impl_trait(t),
+                _ => None,
+            }),
+            _ => None,
+        }),
         _ => None,
     }
 }
@@ -135,7 +158,7 @@ fn option_inner(ty: &Type) -> Option<&Type> {
 fn generic_arg<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
     let Type::Path(p) = ty else { return None };
     let seg = p.path.segments.last()?;
-    if seg.ident != name {
+    if seg.ident.unraw() != name {
         return None;
     }
     let syn::PathArguments::AngleBracketed(a) = &seg.arguments else {
@@ -150,7 +173,7 @@ fn generic_arg<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
 /// The last path segment's name, through references.
 fn last_ident(ty: &Type) -> Option<String> {
     match ty {
-        Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        Type::Path(p) => p.path.segments.last().map(|s| s.ident.unraw().to_string()),
         Type::Reference(r) => last_ident(&r.elem),
         _ => None,
     }
@@ -200,6 +223,23 @@ mod tests {
         assert_eq!(of("Option<Cursor>").lint, C::Cursor);
         assert_eq!(of("HashMap<String, u32>").lint, C::Object);
         assert_eq!(of("Provider").lint, C::Other("Provider".into()));
+    }
+
+    #[test]
+    fn impl_trait_anywhere_in_a_type() {
+        for ty in [
+            "impl Sized",
+            "&impl Sized",
+            "Vec<impl Sized>",
+            "(u8, [impl Sized; 2])",
+        ] {
+            let ty: Type = syn::parse_str(ty).unwrap();
+            assert!(impl_trait(&ty).is_some(), "{}", quote::quote!(#ty));
+        }
+        for ty in ["u8", "&dyn Fn()", "Vec<Box<dyn Sized>>", "fn() -> u8"] {
+            let ty: Type = syn::parse_str(ty).unwrap();
+            assert!(impl_trait(&ty).is_none(), "{}", quote::quote!(#ty));
+        }
     }
 
     #[test]

@@ -21,6 +21,15 @@ impl Errors {
         self.push(syn::Error::new(span, format!("{message}\n\nhelp: {help}")));
     }
 
+    /// darling's errors about an attribute's keys, one by one, each with `help` (darling's own
+    /// have none).
+    pub fn darling(&mut self, error: darling::Error, help: impl Display) {
+        for single in error.flatten() {
+            let single = syn::Error::from(single);
+            self.error(single.span(), &single, &help);
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.combined.is_none()
     }

@@ -23,6 +23,8 @@ mod model;
 mod output;
 mod private;
 mod size;
+#[cfg(test)]
+mod tests;
 mod tool;
 
 use proc_macro::TokenStream;

@@ -7,12 +7,13 @@ use crate::model::{Allow, ArgsBody, ArgsItem, Field, Output, ToolItem, Variant};
 use mcp_tool_lint as lint;
 use proc_macro2::Span;
 use syn::LitStr;
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
 fn model_allows(allows: &[Allow]) -> Vec<lint::Allow> {
     allows
         .iter()
-        .map(|a| lint::Allow::new(a.lint.to_string(), a.reason.value()))
+        .map(|a| lint::Allow::new(a.lint_name(), a.reason.value()))
         .collect()
 }
 
@@ -22,7 +23,13 @@ pub fn check_args(args: &ArgsItem, errors: &mut Errors) {
         return;
     }
     match (&args.body, &args.tag) {
-        (ArgsBody::Struct(Some(fields)), _) => check_fields(
+        (
+            ArgsBody::Struct {
+                fields: Some(fields),
+                ..
+            },
+            _,
+        ) => check_fields(
             args,
             fields,
             args.deny_unknown_fields,
@@ -30,7 +37,7 @@ pub fn check_args(args: &ArgsItem, errors: &mut Errors) {
             args.ident.span(),
             errors,
         ),
-        (ArgsBody::Enum(variants), Some(tag)) => {
+        (ArgsBody::Enum { variants, .. }, Some(tag)) => {
             check_tag(args, tag, variants, errors);
             // Each variant is one set of parameters the model fills at once, so the rules
             // between parameters (`hidden_coupling`, `too_many_params`) run per variant. The
@@ -40,13 +47,13 @@ pub fn check_args(args: &ArgsItem, errors: &mut Errors) {
             }
         }
         // A closed set of names has no parameters to check.
-        (ArgsBody::Struct(None) | ArgsBody::Enum(_), _) => {}
+        (ArgsBody::Struct { fields: None, .. } | ArgsBody::Enum { .. }, _) => {}
     }
 }
 
 fn param(f: &Field) -> lint::Param {
     lint::Param {
-        name: f.ident.to_string(),
+        name: f.name.clone(),
         ty: f.class.lint.clone(),
         required: !f.class.optional && f.default.is_none() && !f.serde_default,
         default: f.default.as_ref().map(|d| quote::quote!(#d).to_string()),
@@ -75,6 +82,13 @@ fn check_fields(
         allows: model_allows(&args.allows),
     };
     for finding in lint::check_args(&model).findings {
+        // A doc the macro cannot read is an error of its own already.
+        let unread = |i: usize| fields.get(i).is_some_and(|f| f.unread_doc.is_some());
+        if finding.lint == Some(lint::Lint::MissingDescription)
+            && matches!(finding.target, lint::Target::Param(i) if unread(i))
+        {
+            continue;
+        }
         let span = match finding.target {
             lint::Target::Param(i) => fields.get(i).map(|f| f.ident.span()),
             lint::Target::Allow {
@@ -102,12 +116,13 @@ fn check_fields(
 fn check_tag(args: &ArgsItem, tag: &syn::LitStr, variants: &[Variant], errors: &mut Errors) {
     let undocumented = variants
         .iter()
-        .find(|v| v.docs.is_none())
+        .find(|v| v.docs.is_none() && v.unread_doc.is_none())
         .map(|v| v.ident.span());
+    let unread = variants.iter().any(|v| v.unread_doc.is_some());
     let variants = variants
         .iter()
         .map(|v| lint::Variant {
-            name: snake_case(&v.ident.to_string()),
+            name: snake_case(&v.ident.unraw().to_string()),
             description: v.docs.clone(),
         })
         .collect();
@@ -134,6 +149,13 @@ fn check_tag(args: &ArgsItem, tag: &syn::LitStr, variants: &[Variant], errors: &
             }
             // An empty tag is already an error of its own.
             _ if tag.value().trim().is_empty() => continue,
+            // Variants whose doc the macro cannot read are errors of their own already.
+            _ if finding.lint == Some(lint::Lint::MissingDescription)
+                && undocumented.is_none()
+                && unread =>
+            {
+                continue;
+            }
             _ if finding.lint == Some(lint::Lint::MissingDescription) => undocumented,
             _ => Some(tag.span()),
         };
@@ -197,6 +219,10 @@ pub fn check_tool(
         findings.extend(lint::check_pagination(false, model.output));
     }
     for finding in findings {
+        // A doc the macro cannot read is an error of its own already.
+        if finding.lint == Some(lint::Lint::MissingDescription) && tool.unread_doc.is_some() {
+            continue;
+        }
         let span: Option<Span> = match finding.target {
             // A name taken from the fn is blamed on the fn, the fallback.
             lint::Target::ToolName => keys.name.as_ref().map(LitStr::span),

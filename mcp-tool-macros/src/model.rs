@@ -5,8 +5,10 @@
 //! counterpart, which holds only facts that are known to be sound; `expand` reads nothing else.
 
 use crate::classify::{FieldType, OutputKind};
-use proc_macro2::Span;
-use syn::{Expr, Generics, Ident, Item, ItemFn, LitStr, Type};
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
+use syn::ext::IdentExt;
+use syn::{Expr, Generics, Ident, ItemEnum, ItemFn, ItemStruct, LitStr, Type};
 
 /// `allow(lint_name = "reason")`, as written.
 #[derive(Clone)]
@@ -15,11 +17,16 @@ pub struct Allow {
     pub reason: LitStr,
 }
 
+impl Allow {
+    /// The lint's name, without the `r#` of a raw identifier.
+    pub fn lint_name(&self) -> String {
+        self.lint.unraw().to_string()
+    }
+}
+
 // `#[tool_args]`, as parsed.
 
 pub struct ArgsItem {
-    /// The item with its `#[arg]` attributes removed, ready to re-emit.
-    pub item: Item,
     pub ident: Ident,
     pub generics: Generics,
     /// `tag = ".."`: the field that names the variant of an internally tagged enum.
@@ -30,15 +37,35 @@ pub struct ArgsItem {
     pub body: ArgsBody,
 }
 
+/// The item with its `#[arg]` attributes removed, ready to re-emit, and what it holds.
 pub enum ArgsBody {
-    /// A struct's fields; `None` when they are not named (a tuple or unit struct).
-    Struct(Option<Vec<Field>>),
-    Enum(Vec<Variant>),
+    Struct {
+        item: ItemStruct,
+        /// `None` when the fields are not named (a tuple or unit struct).
+        fields: Option<Vec<Field>>,
+    },
+    Enum {
+        item: ItemEnum,
+        variants: Vec<Variant>,
+    },
+}
+
+/// The item alone, for when no code can be generated for it.
+impl ToTokens for ArgsBody {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            ArgsBody::Struct { item, .. } => item.to_tokens(tokens),
+            ArgsBody::Enum { item, .. } => item.to_tokens(tokens),
+        }
+    }
 }
 
 pub struct Variant {
     pub ident: Ident,
     pub docs: Option<String>,
+    /// A `#[doc = <expression>]` the macro cannot read (already an error): no lint says the
+    /// docs are missing.
+    pub unread_doc: Option<Span>,
     pub fields: VariantFields,
     /// The fields as written, `{ .. }` or `( .. )` included.
     pub fields_span: Span,
@@ -64,10 +91,16 @@ impl VariantFields {
 /// One parameter: a struct field or a field of a tagged enum's variant.
 pub struct Field {
     pub ident: Ident,
+    /// The parameter's name on the wire and in the schema: the field's name without `r#`, or
+    /// its `#[serde(rename = "..")]`.
+    pub name: String,
     pub ty: Type,
     /// `ty`, classified.
     pub class: FieldType,
     pub docs: Option<String>,
+    /// A `#[doc = <expression>]` the macro cannot read (already an error): no lint says the
+    /// docs are missing.
+    pub unread_doc: Option<Span>,
     /// `#[arg(default = ..)]`, kept as written.
     pub default: Option<Expr>,
     pub min: Option<Bound>,
@@ -77,30 +110,35 @@ pub struct Field {
     pub serde_default: bool,
 }
 
-/// `min = ..` or `max = ..` as JSON number text (`"1"`, `"-0.5"`), with the span to blame.
+/// `min = ..` or `max = ..`: as JSON number text (`"1"`, `"-0.5"`) for the schema, as a finite
+/// `f64` for the check run before the call, with the span to blame.
+#[derive(Clone)]
 pub struct Bound {
     pub text: String,
+    pub value: f64,
     pub span: Span,
 }
 
 // `#[tool_args]`, checked.
 
 pub struct CheckedArgs {
-    pub item: Item,
     pub ident: Ident,
     pub allows: Vec<Allow>,
     pub shape: CheckedShape,
 }
 
+/// What code is generated for, with the item to re-emit.
 pub enum CheckedShape {
     Struct {
+        item: ItemStruct,
         fields: Vec<CheckedField>,
         has_cursor: bool,
     },
     /// A fieldless enum: a closed set of names.
-    Names,
+    Names { item: ItemEnum },
     /// One entry per variant of the item, in order.
     Tagged {
+        item: ItemEnum,
         /// `None` after an error in the tag or in a variant's shape: the enum is then emitted
         /// without `tag`, so that serde adds no second error about the same mistake.
         tag: Option<LitStr>,
@@ -117,10 +155,12 @@ pub struct CheckedVariant {
 /// already, and code for them would only add type errors that contradict the help.
 pub struct CheckedField {
     pub ident: Ident,
+    /// The name on the wire (`Field::name`).
+    pub name: String,
     pub ty: Type,
     pub default: Option<Expr>,
-    pub min: Option<String>,
-    pub max: Option<String>,
+    pub min: Option<Bound>,
+    pub max: Option<Bound>,
     pub may_nest: bool,
     pub allows: Vec<Allow>,
 }
@@ -131,6 +171,9 @@ pub struct ToolItem {
     pub func: ItemFn,
     pub keys: ToolKeys,
     pub docs: Option<String>,
+    /// A `#[doc = <expression>]` the macro cannot read (already an error): no lint says the
+    /// docs are missing.
+    pub unread_doc: Option<Span>,
     pub params: Vec<FnParam>,
     /// The return type's span, or the fn name's when it returns nothing.
     pub return_span: Span,
@@ -160,6 +203,8 @@ pub struct Annotations<T> {
 pub struct FnParam {
     /// The span of a pattern that is not a plain name.
     pub complex_pattern: Option<Span>,
+    /// The span of a `#[cfg(..)]` on the parameter.
+    pub cfg: Option<Span>,
     pub kind: ParamKind,
 }
 

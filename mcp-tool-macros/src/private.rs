@@ -43,6 +43,6 @@ pub fn derives(serde_traits: &[&str]) -> TokenStream {
 /// every silenced lint with its reason. `target` says where the allow was written.
 pub fn exception(target: &str, allow: &Allow) -> TokenStream {
     let p = private();
-    let (lint, reason) = (allow.lint.to_string(), &allow.reason);
+    let (lint, reason) = (allow.lint_name(), &allow.reason);
     quote::quote!(#p::Exception { target: #target, lint: #lint, reason: #reason })
 }

@@ -1,22 +1,30 @@
 //! Code for a checked `#[tool_args]` item: the derives, the `#[arg]` defaults and range
 //! checks, and the facts `#[mcp_tool]` needs.
 
-use crate::model::{CheckedArgs, CheckedField, CheckedShape, CheckedVariant};
+use crate::model::{Bound, CheckedArgs, CheckedField, CheckedShape, CheckedVariant};
 use crate::private::{derives, exception, private};
-use proc_macro2::TokenStream;
+use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote};
-use syn::{Expr, Ident, Item, Lit, LitStr};
+use syn::ext::IdentExt;
+use syn::{Expr, Ident, ItemEnum, ItemStruct, Lit, LitStr};
 
 pub fn expand(args: &CheckedArgs) -> TokenStream {
     match &args.shape {
-        CheckedShape::Struct { fields, has_cursor } => expand_struct(args, fields, *has_cursor),
-        CheckedShape::Names => expand_names(args),
-        CheckedShape::Tagged { tag, variants } => expand_tagged(args, tag.as_ref(), variants),
+        CheckedShape::Struct {
+            item,
+            fields,
+            has_cursor,
+        } => expand_struct(args, item.clone(), fields, *has_cursor),
+        CheckedShape::Names { item } => expand_names(item),
+        CheckedShape::Tagged {
+            item,
+            tag,
+            variants,
+        } => expand_tagged(args, item.clone(), tag.as_ref(), variants),
     }
 }
 
-fn expand_names(args: &CheckedArgs) -> TokenStream {
-    let item = &args.item;
+fn expand_names(item: &ItemEnum) -> TokenStream {
     let derives = derives(&["Deserialize", "Serialize"]);
     quote! {
         #derives
@@ -33,20 +41,19 @@ struct FieldCode {
     keywords: Option<TokenStream>,
 }
 
-/// `owner` is the type the default function is defined on, `fn_name` its unique suffix,
-/// `value` an expression of type `&T` for the field, `path` an expression of type `&str`.
+/// `owner` is the type the default function is defined on, `fn_ident` its name, `value` an
+/// expression of type `&T` for the field, `path` an expression of type `&str`.
 fn field_code(
     owner: &Ident,
-    fn_name: &str,
+    fn_ident: Ident,
     field: &CheckedField,
     syn_field: &mut syn::Field,
     value: TokenStream,
     path: TokenStream,
 ) -> FieldCode {
     let p = private();
-    let name = field.ident.to_string();
+    let name = &field.name;
     let ty = &field.ty;
-    let fn_ident = format_ident!("__mcp_default_{}", fn_name);
     let default_fn = field.default.as_ref().map(|expr| {
         let value = match expr {
             Expr::Lit(l) if matches!(l.lit, Lit::Str(_)) => {
@@ -66,10 +73,11 @@ fn field_code(
     let (min, max) = (&field.min, &field.max);
     let mut check = None;
     if min.is_some() || max.is_some() {
-        let as_f64 = |b: &Option<String>| match b {
-            Some(t) => {
-                let lit: TokenStream = format!("{}f64", t.trim_start_matches('-')).parse().unwrap();
-                if t.starts_with('-') {
+        // A bound is finite (checked when it is read), as `f64_suffixed` requires.
+        let as_f64 = |b: &Option<Bound>| match b {
+            Some(b) => {
+                let lit = Literal::f64_suffixed(b.value.abs());
+                if b.value.is_sign_negative() {
                     quote!(#p::Some(-#lit))
                 } else {
                     quote!(#p::Some(#lit))
@@ -93,7 +101,7 @@ fn field_code(
             },
             None => quote!(#p::None),
         };
-        let opt = |b: &Option<String>| match b {
+        let opt = |b: &Option<Bound>| match b.as_ref().map(|b| &b.text) {
             Some(t) => quote!(#p::Some(#t)),
             None => quote!(#p::None),
         };
@@ -111,13 +119,11 @@ fn field_code(
 
 fn expand_tagged(
     args: &CheckedArgs,
+    mut item: ItemEnum,
     tag: Option<&LitStr>,
     variants: &[CheckedVariant],
 ) -> TokenStream {
     let p = private();
-    let Item::Enum(mut item) = args.item.clone() else {
-        unreachable!("a tagged shape is checked on an enum")
-    };
     let ident = &args.ident;
     let mut default_fns = Vec::new();
     let mut arms = Vec::new();
@@ -128,11 +134,11 @@ fn expand_tagged(
         let mut keywords = Vec::new();
         for (field, syn_field) in variant.fields.iter().zip(syn_variant.fields.iter_mut()) {
             let f = &field.ident;
-            let name = f.to_string();
+            let name = &field.name;
             let path = quote!(&#p::format!("{}.{}", __path, #name));
             let code = field_code(
                 ident,
-                &format!("{i}_{f}"),
+                format_ident!("__mcp_default_{}_{}", i, f, span = Span::call_site()),
                 field,
                 syn_field,
                 quote!(#f),
@@ -161,8 +167,7 @@ fn expand_tagged(
                     #p::variant_keywords(schema, &KEYWORDS);
                 }
             });
-            let path = format!("{ident}::{fn_ident}");
-            let path: syn::ExprPath = syn::parse_str(&path).expect("a path");
+            let path: syn::ExprPath = syn::parse_quote!(#ident::#fn_ident);
             syn_variant
                 .attrs
                 .push(syn::parse_quote!(#[schemars(transform = #path)]));
@@ -171,11 +176,11 @@ fn expand_tagged(
     let mut exceptions: Vec<TokenStream> = args
         .allows
         .iter()
-        .map(|a| exception(&ident.to_string(), a))
+        .map(|a| exception(&ident.unraw().to_string(), a))
         .collect();
     for v in variants {
         for f in &v.fields {
-            let target = format!("{ident}::{}.{}", v.ident, f.ident);
+            let target = format!("{}::{}.{}", ident.unraw(), v.ident.unraw(), f.name);
             exceptions.extend(f.allows.iter().map(|a| exception(&target, a)));
         }
     }
@@ -209,11 +214,13 @@ fn expand_tagged(
     }
 }
 
-fn expand_struct(args: &CheckedArgs, fields: &[CheckedField], has_cursor: bool) -> TokenStream {
+fn expand_struct(
+    args: &CheckedArgs,
+    mut item: ItemStruct,
+    fields: &[CheckedField],
+    has_cursor: bool,
+) -> TokenStream {
     let p = private();
-    let Item::Struct(mut item) = args.item.clone() else {
-        unreachable!("a struct shape is checked on a struct")
-    };
     let ident = &args.ident;
     let mut default_fns = Vec::new();
     let mut checks = Vec::new();
@@ -222,10 +229,10 @@ fn expand_struct(args: &CheckedArgs, fields: &[CheckedField], has_cursor: bool) 
 
     for (field, syn_field) in fields.iter().zip(item.fields.iter_mut()) {
         let f = &field.ident;
-        let name = f.to_string();
+        let name = &field.name;
         let code = field_code(
             ident,
-            &name,
+            format_ident!("__mcp_default_{}", f, span = Span::call_site()),
             field,
             syn_field,
             quote!(&self.#f),
@@ -246,7 +253,7 @@ fn expand_struct(args: &CheckedArgs, fields: &[CheckedField], has_cursor: bool) 
     let mut exceptions: Vec<TokenStream> =
         args.allows.iter().map(|a| exception("args", a)).collect();
     for f in fields {
-        let target = f.ident.to_string();
+        let target = f.name.clone();
         exceptions.extend(f.allows.iter().map(|a| exception(&target, a)));
     }
     let n_keywords = keywords.len();

@@ -2,6 +2,7 @@
 
 mod expand;
 mod parse;
+mod serde_attrs;
 mod validate;
 
 use crate::diagnostics::Errors;
@@ -10,8 +11,12 @@ use quote::quote;
 
 pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut errors = Errors::default();
-    let checked = parse::parse(attr, item.clone(), &mut errors)
-        .and_then(|parsed| validate::validate(&parsed, &mut errors));
+    let Some(parsed) = parse::parse(attr, item.clone(), &mut errors) else {
+        // Not a struct or an enum: give it back untouched next to the errors.
+        let errs = errors.to_compile_errors();
+        return quote!(#item #errs);
+    };
+    let checked = validate::validate(&parsed, &mut errors);
     let errs = errors.to_compile_errors();
     match checked {
         // The derives are emitted even next to errors: without them every use of the item
@@ -20,7 +25,11 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
             let code = expand::expand(&checked);
             quote!(#code #errs)
         }
-        // Not an item code can be generated for: give it back untouched next to the errors.
-        None => quote!(#item #errs),
+        // No code can be generated for it: the item without its `#[arg]`s, which nothing
+        // else would read ("cannot find attribute `arg`").
+        None => {
+            let item = &parsed.body;
+            quote!(#item #errs)
+        }
     }
 }

@@ -8,13 +8,15 @@ use crate::model::{
     ArgsBody, ArgsItem, CheckedArgs, CheckedField, CheckedShape, CheckedVariant, Field, Variant,
     VariantFields,
 };
-use syn::LitStr;
 use syn::spanned::Spanned;
+use syn::{ItemEnum, LitStr};
 
-/// `None` when no code can be generated: the item is then emitted as written.
+/// `None` when no code can be generated: the item is then emitted without its `#[arg]`s.
 pub fn validate(args: &ArgsItem, errors: &mut Errors) -> Option<CheckedArgs> {
-    let shape = check_shape(args, errors)?;
-    if !args.generics.params.is_empty() {
+    let shape = check_shape(args, errors);
+    // Code for a generic item would name it without its parameters, and add errors about that.
+    let generic = !args.generics.params.is_empty();
+    if generic {
         errors.error(
             args.generics.span(),
             "#[tool_args] items cannot be generic: a tool's schema is fixed when it is registered",
@@ -22,24 +24,25 @@ pub fn validate(args: &ArgsItem, errors: &mut Errors) -> Option<CheckedArgs> {
         );
     }
     match &args.body {
-        ArgsBody::Struct(fields) => check_fields(fields.as_deref().unwrap_or_default(), errors),
-        ArgsBody::Enum(variants) if args.tag.is_some() => variants
+        ArgsBody::Struct { fields, .. } => {
+            check_fields(fields.as_deref().unwrap_or_default(), errors)
+        }
+        ArgsBody::Enum { variants, .. } if args.tag.is_some() => variants
             .iter()
             .for_each(|v| check_fields(v.fields.named(), errors)),
-        ArgsBody::Enum(_) => {}
+        ArgsBody::Enum { .. } => {}
     }
     lints::check_args(args, errors);
     Some(CheckedArgs {
-        item: args.item.clone(),
         ident: args.ident.clone(),
         allows: args.allows.clone(),
-        shape,
+        shape: shape.filter(|_| !generic)?,
     })
 }
 
 fn check_shape(args: &ArgsItem, errors: &mut Errors) -> Option<CheckedShape> {
     match (&args.body, &args.tag) {
-        (ArgsBody::Struct(None), _) => {
+        (ArgsBody::Struct { fields: None, .. }, _) => {
             errors.error(
                 args.ident.span(),
                 "#[tool_args] needs a struct with named fields: each field is a parameter",
@@ -47,7 +50,13 @@ fn check_shape(args: &ArgsItem, errors: &mut Errors) -> Option<CheckedShape> {
             );
             None
         }
-        (ArgsBody::Struct(Some(fields)), tag) => {
+        (
+            ArgsBody::Struct {
+                item,
+                fields: Some(fields),
+            },
+            tag,
+        ) => {
             if let Some(tag) = tag {
                 errors.error(
                     tag.span(),
@@ -56,11 +65,12 @@ fn check_shape(args: &ArgsItem, errors: &mut Errors) -> Option<CheckedShape> {
                 );
             }
             Some(CheckedShape::Struct {
+                item: item.clone(),
                 fields: fields.iter().map(checked_field).collect(),
-                has_cursor: fields.iter().any(|f| is_cursor(&f.ident, &f.class)),
+                has_cursor: fields.iter().any(|f| is_cursor(&f.name, &f.class)),
             })
         }
-        (ArgsBody::Enum(variants), None) => {
+        (ArgsBody::Enum { item, variants }, None) => {
             let with_fields = variants
                 .iter()
                 .filter(|v| !matches!(v.fields, VariantFields::Unit));
@@ -71,14 +81,17 @@ fn check_shape(args: &ArgsItem, errors: &mut Errors) -> Option<CheckedShape> {
                     "to carry data, name the field that says which variant is sent: `#[tool_args(tag = \"..\")]`, and give the variants named fields; otherwise keep the variants fieldless",
                 );
             }
-            Some(CheckedShape::Names)
+            Some(CheckedShape::Names { item: item.clone() })
         }
-        (ArgsBody::Enum(variants), Some(tag)) => Some(check_tagged(args, tag, variants, errors)),
+        (ArgsBody::Enum { item, variants }, Some(tag)) => {
+            Some(check_tagged(args, item, tag, variants, errors))
+        }
     }
 }
 
 fn check_tagged(
     args: &ArgsItem,
+    item: &ItemEnum,
     tag: &LitStr,
     variants: &[Variant],
     errors: &mut Errors,
@@ -101,7 +114,7 @@ fn check_tagged(
                 format!("give the variant named fields, each with a doc comment: `{} {{ name: Type }}`", v.ident),
             );
         }
-        for f in v.fields.named().iter().filter(|f| f.ident == tag_name) {
+        for f in v.fields.named().iter().filter(|f| f.name == tag_name) {
             sound = false;
             errors.error(
                 f.ident.span(),
@@ -111,6 +124,7 @@ fn check_tagged(
         }
     }
     CheckedShape::Tagged {
+        item: item.clone(),
         tag: sound.then(|| tag.clone()),
         variants: variants
             .iter()
@@ -152,13 +166,10 @@ fn check_fields(fields: &[Field], errors: &mut Errors) {
 
 /// The field with only the keys that passed `check_fields`.
 fn checked_field(f: &Field) -> CheckedField {
-    let numeric = |b: &Option<crate::model::Bound>| {
-        b.as_ref()
-            .filter(|_| f.class.numeric)
-            .map(|b| b.text.clone())
-    };
+    let numeric = |b: &Option<crate::model::Bound>| b.clone().filter(|_| f.class.numeric);
     CheckedField {
         ident: f.ident.clone(),
+        name: f.name.clone(),
         ty: f.ty.clone(),
         default: f.default.clone().filter(|_| !f.class.optional),
         min: numeric(&f.min),

@@ -5,7 +5,7 @@
 
 use crate::classify::{is_context, output_kind, tool_result_inner};
 use crate::diagnostics::Errors;
-use crate::docs::doc_text;
+use crate::docs::{doc_text, unread_doc};
 use crate::model::{Annotations, FnParam, Output, ParamKind, ToolItem, ToolKeys};
 use darling::FromMeta;
 use darling::ast::NestedMeta;
@@ -14,6 +14,9 @@ use proc_macro2::TokenStream;
 use std::collections::HashMap;
 use syn::spanned::Spanned;
 use syn::{FnArg, Ident, ItemFn, LitStr, Pat, ReturnType, Type};
+
+/// The help of an error in `#[mcp_tool(..)]`.
+const TOOL_KEYS: &str = "the keys are `family = \"..\"` and `size_hint = \"10KB\"` (required), `name = \"..\"`, `title = \"..\"`, the flags `read_only`, `destructive`, `idempotent`, `open_world`, and `allow(lint_name = \"reason\")`";
 
 #[derive(FromMeta)]
 struct ToolAttr {
@@ -37,10 +40,11 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
     let func: ItemFn = match syn::parse2(item) {
         Ok(f) => f,
         Err(e) => {
-            errors.push(syn::Error::new(
+            errors.error(
                 e.span(),
                 "#[mcp_tool] goes on an `async fn`",
-            ));
+                "move the attribute to the `async fn` that does the tool's work",
+            );
             return None;
         }
     };
@@ -50,7 +54,7 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
     {
         Ok(a) => a,
         Err(e) => {
-            errors.push(e.into());
+            errors.darling(e, TOOL_KEYS);
             return None;
         }
     };
@@ -81,6 +85,7 @@ pub fn parse(attr: TokenStream, item: TokenStream, errors: &mut Errors) -> Optio
     };
     Some(ToolItem {
         docs: doc_text(&func.attrs),
+        unread_doc: unread_doc(&func.attrs, "#[mcp_tool]", errors),
         params: sig.inputs.iter().map(param).collect(),
         return_span,
         output,
@@ -94,6 +99,7 @@ fn param(input: &FnArg) -> FnParam {
         FnArg::Receiver(r) => {
             return FnParam {
                 complex_pattern: None,
+                cfg: None,
                 kind: ParamKind::Receiver(r.span()),
             };
         }
@@ -109,6 +115,11 @@ fn param(input: &FnArg) -> FnParam {
     };
     FnParam {
         complex_pattern: (!matches!(&*pt.pat, Pat::Ident(_) | Pat::Wild(_))).then(|| pt.pat.span()),
+        cfg: pt
+            .attrs
+            .iter()
+            .find(|a| a.path().is_ident("cfg"))
+            .map(|a| a.path().span()),
         kind,
     }
 }

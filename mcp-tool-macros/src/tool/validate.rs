@@ -1,7 +1,7 @@
 //! Whether a `#[mcp_tool]` fn makes a tool: its shape and keys, then the tool-level design
 //! lints. Returns the checked model that `expand` generates the registration from.
 
-use crate::classify::OutputKind;
+use crate::classify::{OutputKind, impl_trait};
 use crate::diagnostics::Errors;
 use crate::lints;
 use crate::model::{Annotations, CheckedTool, ParamKind, ToolItem, ToolParam};
@@ -23,9 +23,26 @@ pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<CheckedTool> {
             "write `pub async fn`",
         );
     }
-    if !sig.generics.params.is_empty() {
+    if let syn::Safety::Unsafe(unsafety) = &sig.safety {
         errors.error(
-            sig.generics.span(),
+            unsafety.span(),
+            format!(
+                "#[mcp_tool] on `{}`: a tool cannot be `unsafe`, the server calls it and cannot uphold its safety conditions",
+                sig.ident
+            ),
+            "remove `unsafe`, and keep the unsafe code in an `unsafe` block inside the fn",
+        );
+    }
+    // `impl Trait` in a parameter is a generic parameter too, and one the generated code
+    // could not name.
+    let impl_params = tool.params.iter().filter_map(|p| match &p.kind {
+        ParamKind::State(ty) | ParamKind::ByValue(ty) => impl_trait(ty).map(Spanned::span),
+        _ => None,
+    });
+    let generics = (!sig.generics.params.is_empty()).then(|| sig.generics.span());
+    for span in generics.into_iter().chain(impl_params) {
+        errors.error(
+            span,
             "an #[mcp_tool] fn cannot be generic: its schema is fixed at registration",
             "use concrete types",
         );
@@ -72,6 +89,13 @@ pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<CheckedTool> {
             );
             continue;
         }
+        if let Some(span) = param.cfg {
+            errors.error(
+                span,
+                "a tool's parameters cannot depend on a cfg: the registration passes every one of them",
+                "keep the parameter, and put the cfg on the code inside the fn that uses it",
+            );
+        }
         if let Some(span) = param.complex_pattern {
             errors.error(
                 span,
@@ -108,6 +132,13 @@ pub fn validate(tool: &ToolItem, errors: &mut Errors) -> Option<CheckedTool> {
             tool.return_span,
             format!("`{}` must return `ToolResult<T>`", sig.ident),
             "return `ToolResult<T>` (errors are `ToolError`s the model can read), or `ToolResult<Page<T>>` for a list",
+        );
+    }
+    if let Some(opaque) = tool.output.as_ref().and_then(|o| impl_trait(&o.ty)) {
+        errors.error(
+            opaque.span(),
+            format!("`{}` returns an `impl Trait`: the answer's schema is generated from its type, which must have a name", sig.ident),
+            "return `ToolResult<T>` with a concrete `T`, e.g. a #[tool_output] struct",
         );
     }
     let has_args = params.iter().any(|p| matches!(p, ToolParam::Args(_)));
