@@ -1,0 +1,160 @@
+//! `vague_name`: parameter names that say how the implementation uses a value instead of what
+//! it is (`data`, `pattern`), and tool names made only of words that say nothing (`do_it`).
+
+use super::{ParamCx, Rule, ToolCx};
+use crate::text::identifiers::segments;
+use crate::{Finding, Lint, Target};
+
+pub(crate) const RULE: Rule = Rule {
+    param: Some(check_param),
+    tool: Some(check_tool),
+    ..Rule::NONE
+};
+
+fn check_param(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
+    let name = &cx.param.name;
+    if let Some(suggestion) = vague_param_name(name) {
+        out.push(Finding::new(
+            Lint::VagueName,
+            cx.target,
+            format!("`{name}` names how the implementation uses the value, not what the value is"),
+            format!("rename it to say what the value is: {suggestion}"),
+        ));
+    }
+}
+
+fn check_tool(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
+    let name = &cx.tool.name;
+    if is_vague_tool_name(name) {
+        out.push(Finding::new(
+            Lint::VagueName,
+            Target::ToolName,
+            format!("`{name}` does not say what the tool does"),
+            "name the action and its object, e.g. `search_event_previews`, `get_session_summary`",
+        ));
+    }
+}
+
+/// Parameter names that say how the implementation uses a value instead of what it is, with
+/// the rename to suggest.
+const VAGUE_PARAMS: &[(&str, &str)] = &[
+    (
+        "pattern",
+        "`query` for text to look for, `regex` only if it is one, `glob` for file globs",
+    ),
+    ("data", "what the data is (`event`, `rows`, `document`)"),
+    (
+        "input",
+        "what the input is (`source_code`, `prompt`, `file_path`)",
+    ),
+    (
+        "value",
+        "what the value is (`threshold`, `new_title`, `setting_value`)",
+    ),
+    ("val", "what the value is (`threshold`, `new_title`)"),
+    (
+        "flag",
+        "what it turns on (`include_archived`, `case_sensitive`)",
+    ),
+    ("params", "the parameters themselves, as separate fields"),
+    ("param", "what the parameter is"),
+    (
+        "parameters",
+        "the parameters themselves, as separate fields",
+    ),
+    ("args", "the arguments themselves, as separate fields"),
+    ("arg", "what the argument is"),
+    ("arguments", "the arguments themselves, as separate fields"),
+    ("options", "the options themselves, as separate fields"),
+    ("opts", "the options themselves, as separate fields"),
+    ("obj", "what the object is (`event`, `session`)"),
+    ("object", "what the object is (`event`, `session`)"),
+    ("item", "what the item is (`event`, `session`, `file_path`)"),
+    (
+        "info",
+        "what the information is (`session_summary`, `error_details`)",
+    ),
+    ("payload", "what the payload is (`message_body`, `event`)"),
+    ("json", "what the JSON holds (`filter`, `document`)"),
+    ("str", "what the text is (`title`, `message`, `query`)"),
+    ("string", "what the text is (`title`, `message`, `query`)"),
+    ("s", "what the text is (`title`, `message`, `query`)"),
+    ("x", "what the value is"),
+    ("y", "what the value is"),
+    ("tmp", "what the value is"),
+    ("temp", "what the value is (`temperature`?)"),
+    ("thing", "what the thing is"),
+    ("stuff", "what the values are"),
+    ("misc", "what the values are"),
+    ("foo", "what the value is"),
+    ("bar", "what the value is"),
+    (
+        "blob",
+        "what the content is (`file_content`, `image_png_base64`)",
+    ),
+];
+
+fn vague_param_name(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    // `data2`, `input_1`: numbering does not make a vague name precise.
+    let stem = lower
+        .trim_end_matches(|c: char| c.is_ascii_digit())
+        .trim_end_matches('_');
+    VAGUE_PARAMS
+        .iter()
+        .find(|(n, _)| *n == stem)
+        .map(|(_, s)| *s)
+}
+
+/// Tool-name segments that say nothing about what the tool does.
+const VAGUE_TOOL_WORDS: &[&str] = &[
+    "do",
+    "it",
+    "handle",
+    "handler",
+    "process",
+    "run",
+    "execute",
+    "exec",
+    "manage",
+    "tool",
+    "tools",
+    "helper",
+    "helpers",
+    "misc",
+    "util",
+    "utils",
+    "utility",
+    "invoke",
+    "call",
+    "perform",
+    "action",
+    "task",
+    "operation",
+    "op",
+    "thing",
+    "stuff",
+    "data",
+    "request",
+    "input",
+    "main",
+    "go",
+    "this",
+    "that",
+    "something",
+    "generic",
+    "general",
+    "api",
+    "function",
+    "func",
+    "fn",
+    "command",
+    "cmd",
+];
+
+/// A tool name made only of vague words (`do_it`, `handle`, `process_data`, `run_tool`).
+pub(crate) fn is_vague_tool_name(name: &str) -> bool {
+    let segs = segments(name);
+    !segs.is_empty() && segs.iter().all(|s| VAGUE_TOOL_WORDS.contains(&s.as_str()))
+}
+
