@@ -45,18 +45,40 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// A finding whose help is the fix followed by how to silence the lint where it fires
+    /// (see [`Finding::silence`]).
     pub(crate) fn new(
         lint: Lint,
         target: Target,
         message: impl Into<String>,
-        help: impl Into<String>,
+        fix: impl Into<String>,
     ) -> Self {
+        let fix = fix.into();
+        let help = match silence_attribute(lint, target) {
+            Some(attr) => format!("{fix}{SILENCE_JOINER}`{attr}`"),
+            None => fix,
+        };
         Finding {
             lint: Some(lint),
             target,
             message: message.into(),
-            help: help.into(),
+            help,
         }
+    }
+
+    /// The attribute that silences this finding where it fires, with a reason to fill in
+    /// (`#[arg(allow(mode_toggle = "why"))]`); `None` for errors in the escape hatch itself.
+    /// The help ends with it; a front-end with another way to silence lints (a CLI flag, a
+    /// config file) shows [`Finding::fix`] and its own way instead.
+    pub fn silence(&self) -> Option<String> {
+        self.lint.and_then(|l| silence_attribute(l, self.target))
+    }
+
+    /// The help without the sentence on silencing: the fix alone.
+    pub fn fix(&self) -> &str {
+        self.help
+            .split_once(SILENCE_JOINER)
+            .map_or(self.help.as_str(), |(fix, _)| fix)
     }
 
     /// The bracketed name that starts the rendered message.
@@ -68,6 +90,25 @@ impl Finding {
     pub fn render(&self) -> String {
         format!("[{}] {}\n\nhelp: {}", self.code(), self.message, self.help)
     }
+}
+
+/// Joins a fix and the silencing attribute in a help.
+const SILENCE_JOINER: &str = "; or, if the design is right here, silence it with a reason: ";
+
+/// Where an allow for a finding on `target` is written: on the field, on the arguments item or
+/// on the tool.
+fn silence_attribute(lint: Lint, target: Target) -> Option<String> {
+    let attr = match target {
+        Target::Param(_) => "arg",
+        Target::Args => "tool_args",
+        Target::ToolName
+        | Target::ToolDescription
+        | Target::ToolAnnotations
+        | Target::ToolOutput
+        | Target::Tool => "mcp_tool",
+        Target::Allow { .. } => return None,
+    };
+    Some(format!("#[{attr}(allow({} = \"why\"))]", lint.name()))
 }
 
 impl fmt::Display for Finding {

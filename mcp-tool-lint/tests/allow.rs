@@ -64,7 +64,7 @@ fn an_item_allow_covers_the_whole_item() {
 
     let t = Tool {
         allows: vec![Allow::new("tool_name", "name fixed by an external client")],
-        ..tool("session_summary", "One session at a glance.")
+        ..tool("session", "One session at a glance.")
     };
     let r = check_tool(&t);
     assert_clean(&r);

@@ -498,14 +498,18 @@ fn vague_tool_names() {
 }
 
 #[test]
-fn tool_name_syntax_and_verb_first() {
+fn tool_name_syntax_and_meaning() {
     for name in [
         "Search",
-        "search-events",
         "searchEvents",
+        "API-post-search",
         "_get",
         "9get",
         "get events",
+        "files.read",
+        "tools:search",
+        "jira/create_issue",
+        "créer_fichier",
         "",
         &"get_x".repeat(20),
     ] {
@@ -522,10 +526,10 @@ fn tool_name_syntax_and_verb_first() {
         "{}",
         r.findings[0].help
     );
-    let r = check_tool(&tool("session_summary", "Does a thing."));
+    let r = check_tool(&tool("jira_issue", "Does a thing."));
     assert_eq!(r.lints(), vec![Lint::ToolName]);
     assert!(
-        r.findings[0].help.contains("`get_session_summary`"),
+        r.findings[0].help.contains("`get_jira_issue`"),
         "{}",
         r.findings[0].help
     );
@@ -540,6 +544,20 @@ fn tool_name_syntax_and_verb_first() {
         "fetch_url",
         "check_links",
         "compute_stats",
+        // A namespace first, the verb after it; an object first, the verb after it.
+        "github_create_issue",
+        "slack_post_message",
+        "browser_navigate",
+        "issue_read",
+        // Kebab case is accepted by every client.
+        "get-sum",
+        // No verb, but the last word says what the answer is.
+        "git_status",
+        "directory_tree",
+        "session_summary",
+        // Verbs known by their shape rather than a list.
+        "reindex_documents",
+        "vectorize_text",
         &format!("get_{}", "x".repeat(60)),
     ] {
         let r = check_tool(&tool(name, "Does a thing."));

@@ -46,7 +46,6 @@ const READ_VERBS: &[&str] = &[
     "lint",
     "compute",
     "calculate",
-    "count",
     "detect",
     "classify",
     "extract",
@@ -101,6 +100,79 @@ const READ_VERBS: &[&str] = &[
 /// Verbs of tools that act, besides [`MUTATING_VERBS`]: running, starting, connecting,
 /// clicking... Together with [`READ_VERBS`] they are the verbs a tool name may start with.
 const ACTION_VERBS: &[&str] = &[
+    "echo",
+    "toggle",
+    "simulate",
+    "emulate",
+    "hover",
+    "drag",
+    "take",
+    "snapshot",
+    "capture",
+    "screenshot",
+    "react",
+    "rebase",
+    "gzip",
+    "zip",
+    "unzip",
+    "compress",
+    "decompress",
+    "encode",
+    "decode",
+    "encrypt",
+    "decrypt",
+    "sign",
+    "whoami",
+    "rotate",
+    "resize",
+    "crop",
+    "split",
+    "join",
+    "think",
+    "reason",
+    "ask",
+    "answer",
+    "chat",
+    "say",
+    "speak",
+    "play",
+    "draw",
+    "plot",
+    "chart",
+    "remind",
+    "report",
+    "respond",
+    "retry",
+    "undo",
+    "redo",
+    "reload",
+    "refresh",
+    "rerun",
+    "wrap",
+    "crawl",
+    "scrape",
+    "shorten",
+    "expand",
+    "collapse",
+    "focus",
+    "investigate",
+    "authorize",
+    "activate",
+    "deactivate",
+    "terminate",
+    "invalidate",
+    "regenerate",
+    "duplicate",
+    "paginate",
+    "populate",
+    "allocate",
+    "escalate",
+    "geocode",
+    "transcribe",
+    "summon",
+    "exec",
+    "request",
+    "go",
     "change",
     "copy",
     "message",
@@ -147,7 +219,6 @@ const ACTION_VERBS: &[&str] = &[
     "login",
     "logout",
     "authenticate",
-    "authorize",
     "configure",
     "init",
     "initialize",
@@ -159,7 +230,6 @@ const ACTION_VERBS: &[&str] = &[
     "click",
     "type",
     "press",
-    "navigate",
     "scroll",
     "select",
     "upvote",
@@ -177,7 +247,6 @@ const ACTION_VERBS: &[&str] = &[
     "empty",
     "dismiss",
     "snooze",
-    "translate",
 ];
 
 /// Verbs that only read: a tool named with one cannot be `destructive`. Kept strict (no
@@ -287,9 +356,28 @@ const MUTATING_VERBS: &[&str] = &[
     "buy",
 ];
 
-/// A verb a tool name may start with.
+/// A verb a tool name may start with: a listed verb, or a word built from one (`reindex`,
+/// `unarchive`, `listing`) or shaped like one (`-ize`, `-ise`, `-ify`). Generous on purpose:
+/// a word taken for a verb by mistake costs a missed finding, a verb missed costs a false
+/// alarm.
 pub(crate) fn is_verb(word: &str) -> bool {
-    READ_VERBS.contains(&word) || MUTATING_VERBS.contains(&word) || ACTION_VERBS.contains(&word)
+    let listed = |w: &str| {
+        READ_VERBS.contains(&w) || MUTATING_VERBS.contains(&w) || ACTION_VERBS.contains(&w)
+    };
+    if listed(word) {
+        return true;
+    }
+    let prefixed = ["re", "un", "de", "pre", "auto", "bulk", "batch", "multi"]
+        .iter()
+        .filter_map(|p| word.strip_prefix(p))
+        .any(|w| w.len() >= 3 && listed(w));
+    let shaped = word.len() >= 6
+        && ["ize", "ise", "ify", "izes", "ifies"]
+            .iter()
+            .any(|s| word.ends_with(s));
+    // Gerunds and compounds that end in one: `listing`, `sequentialthinking`.
+    let gerund = word.len() >= 6 && word.ends_with("ing");
+    prefixed || shaped || gerund
 }
 
 /// A verb that only reads: a tool named with it cannot be `destructive`.
