@@ -62,31 +62,21 @@ fn too_many_params_fires_above_eight() {
 }
 
 #[test]
-fn closed_domain_string_by_name() {
+fn closed_domain_string_by_name_alone_only_for_names_that_cannot_be_open() {
     for name in [
-        "provider",
-        "type",
-        "kind",
-        "status",
-        "state",
-        "mode",
-        "format",
-        "level",
-        "sort",
-        "order",
         "direction",
-        "role",
+        "sort_direction",
+        "sort_order",
+        "order",
+        "visibility",
+        "verbosity",
+        "granularity",
         "severity",
-        "category",
-        "event_type",
-        "file_kind",
-        "output_mode",
+        "priority",
         "log_level",
-        "job_status",
-        "sort_by",
-        "order_by",
-        "statuses",
-        "event_types",
+        "priorities",
+        "provider",
+        "model_provider",
     ] {
         fires(
             opt(name, TypeClass::String, "Only these."),
@@ -95,9 +85,46 @@ fn closed_domain_string_by_name() {
     }
     fires(
         opt(
-            "statuses",
+            "severities",
             TypeClass::Array(Box::new(TypeClass::String)),
             "Only these.",
+        ),
+        "closed_domain_string",
+    );
+}
+
+#[test]
+fn closed_sounding_names_need_the_doc_to_show_the_set() {
+    // Each of these takes open values in some real tool: an issue type defined per
+    // organisation, a pandoc format, a model id, a Slack channel, a sortable column.
+    for name in [
+        "type",
+        "kind",
+        "status",
+        "state",
+        "mode",
+        "format",
+        "language",
+        "model",
+        "event_type",
+        "channel",
+        "platform",
+        "sort",
+        "sort_by",
+        "statuses",
+    ] {
+        silent(opt(name, TypeClass::String, "Only these."));
+        fires(
+            opt(name, TypeClass::String, "One of: alpha, beta, gamma."),
+            "closed_domain_string",
+        );
+    }
+    // Examples spelled like enum variants are evidence enough next to such a name.
+    fires(
+        opt(
+            "event_type",
+            TypeClass::String,
+            "Filter by event type (e.g. ToolCall, ToolResult, Message)",
         ),
         "closed_domain_string",
     );
@@ -129,8 +156,8 @@ fn closed_domain_string_ignores_open_names_and_non_strings() {
             "A value the tool uses as given.",
         ));
     }
-    silent(opt("provider", enum_ty("Provider"), "Only this provider."));
-    silent(opt("status", TypeClass::Integer, "HTTP status to match."));
+    silent(opt("direction", enum_ty("Direction"), "Sort direction."));
+    silent(opt("priority", TypeClass::Integer, "1 is the highest."));
 }
 
 #[test]
@@ -141,13 +168,21 @@ fn closed_domain_string_by_documented_values() {
         "Either `asc`|`desc`.",
         "`asc`|`desc`",
         "asc|desc",
+        "auto|on|circulate",
         "Where to look: titles, bodies or comments.",
         "Sort direction (asc, desc).",
         "'newest' (default) or 'oldest'.",
-        "Filter by event type (e.g. ToolCall, ToolResult, Message)",
         "Can be json or text.",
         "Accepted values: \"small\", \"medium\", \"large\".",
         "Either 'a' / 'b'.",
+        // Phrasings from the corpus: a slash list, "Allowed values are", "Pick from", a doc
+        // that is only the list.
+        "low / normal / high / critical",
+        "Access to grant. Allowed values are viewer, commenter and editor.",
+        "Pick from: overdue, today, this_week, later.",
+        "metric or imperial (anything else is rejected)",
+        "Destination. Must be INBOX, SPAM, TRASH or ARCHIVE.",
+        "Supported: csv, tsv, parquet.",
     ] {
         fires(
             opt("ordering", TypeClass::String, doc),
@@ -157,7 +192,7 @@ fn closed_domain_string_by_documented_values() {
 }
 
 #[test]
-fn closed_domain_string_ignores_prose_examples_and_field_references() {
+fn closed_domain_string_ignores_examples_prose_and_field_references() {
     for doc in [
         "Text to look for in event content (case-insensitive).",
         "`next_cursor` from the previous page; omit for the first page.",
@@ -173,6 +208,18 @@ fn closed_domain_string_ignores_prose_examples_and_field_references() {
         "Read and/or write.",
         "Either this or `other_field`.",
         "Mentions `other_field` or `another_field` in passing.",
+        // Examples of an open set, however many and however quoted.
+        "Only snippets in this language, e.g. rust, python, typescript, go.",
+        "Target format as a pandoc writer name, such as docx, odt, epub or html.",
+        "Model id, e.g. gpt-4.1 or claude-sonnet-4-5.",
+        "Text shown next to the user's name, such as 'In a meeting' or 'Back at 3'.",
+        "Relative dates (e.g., '2 weeks ago', 'yesterday') or ISO 8601.",
+        "Filter by `source` (common values include 'edge_logs', 'postgres_logs').",
+        "Time period hint: 1h, 24h, 7d, 14d, 30d, etc.",
+        "Filter by event type (e.g. ToolCall, ToolResult, Message)",
+        // A disjunction in prose is not a list of values.
+        "Repository owner (username or organization)",
+        "Commit SHA, branch or tag name to list commits of.",
     ] {
         let a = args(vec![
             opt("subject", TypeClass::String, doc),
@@ -656,7 +703,7 @@ fn all_violations_of_an_item_are_reported_together() {
         deny_unknown_fields: true,
         ..args(vec![
             Param::new("data", TypeClass::String),
-            opt("status", TypeClass::String, "Job status."),
+            opt("visibility", TypeClass::String, "Who sees the job."),
             opt("verbose", TypeClass::Bool, "More output."),
         ])
     };
@@ -678,7 +725,7 @@ fn render_puts_the_lint_name_first_and_help_last() {
     let r = check_args(&args(vec![opt(
         "provider",
         TypeClass::String,
-        "Only events of this provider.",
+        "Only events of this provider: claude, codex or gemini.",
     )]));
     let text = r.findings[0].render();
     let mut lines = text.lines();

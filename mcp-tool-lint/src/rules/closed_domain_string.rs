@@ -28,8 +28,11 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
     // The field's own name refers to it, not to a value, so it never counts as a quoted value.
     let mut ignore: Vec<&str> = cx.names.to_vec();
     ignore.push("next_cursor");
-    let by_name = closed_domain_by_name(name);
-    let by_doc = cx.doc.and_then(|d| enumerated_values(d, &ignore));
+    let hint = name_hint(name);
+    let by_name = hint == NameHint::Closed;
+    let by_doc = cx
+        .doc
+        .and_then(|d| enumerated_values(d, &ignore, hint != NameHint::Open));
     if !by_name && by_doc.is_none() {
         return;
     }
@@ -70,71 +73,79 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
     ));
 }
 
-/// Words that, as a name's last `_`-segment (or its whole name), denote a closed set of values.
-const CLOSED_DOMAIN_WORDS: &[&str] = &[
+/// How much a parameter's name says about its values.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum NameHint {
+    /// The name cannot mean anything open (`sort_direction`, `visibility`): it fires alone.
+    Closed,
+    /// The name often takes a closed set but also open values in real tools (`type`,
+    /// `format`, `status`, `language`, `model`): only the doc can tell.
+    Maybe,
+    /// Nothing in the name.
+    Open,
+}
+
+/// Names (whole, or as the last `_`-segment) whose values are one of a few fixed words in
+/// every tool seen: the order of a sort, who may see something, how much to say, and the
+/// provider, which can only be one the tool has an integration for.
+const CLOSED_NAMES: &[&str] = &[
     "provider",
-    "type",
-    "kind",
-    "status",
-    "state",
-    "mode",
-    "format",
-    "level",
-    "sort",
-    "order",
     "direction",
-    "role",
-    "severity",
-    "category",
-    "priority",
+    "sort_direction",
+    "sort_order",
+    "order",
     "visibility",
-    "granularity",
-    "strategy",
-    "stage",
-    "phase",
-    "tier",
-    "unit",
-    "units",
-    "platform",
-    "channel",
-    "method",
     "verbosity",
-    "encoding",
-    "flavor",
-    "flavour",
-    "variant",
-    "style",
+    "granularity",
+    "severity",
+    "priority",
+    "log_level",
 ];
 
-/// Names ending in a closed-domain word whose values are nonetheless open (registries of
-/// thousands of values, or free text).
+/// Last `_`-segments that often name a closed set but take open values in real tools (an
+/// issue `type` defined per organisation, a pandoc `format`, a model id, a Slack `channel`).
+const MAYBE_CLOSED_WORDS: &[&str] = &[
+    "type", "kind", "status", "state", "mode", "format", "level", "sort", "role",
+    "category", "strategy", "stage", "phase", "tier", "unit", "units", "platform", "channel",
+    "method", "encoding", "flavor", "flavour", "variant", "style", "language", "model", "scale",
+    "by",
+];
+
+/// Names ending in a closed-sounding word whose values are open (registries of thousands of
+/// values, or free text).
 const OPEN_DESPITE_SUFFIX: &[&str] = &["mime_type", "content_type", "media_type", "state_dir"];
 
-/// `sort_by`, `order_by`, `group_by`: the value is one of the sortable fields.
-const CLOSED_DOMAIN_PREFIXES: &[&str] = &["sort_by", "order_by", "group_by"];
-
-fn closed_domain_by_name(name: &str) -> bool {
+fn name_hint(name: &str) -> NameHint {
     let lower = name.to_ascii_lowercase();
     if OPEN_DESPITE_SUFFIX.contains(&lower.as_str()) {
-        return false;
-    }
-    if CLOSED_DOMAIN_PREFIXES
-        .iter()
-        .any(|p| lower == *p || lower.starts_with(&format!("{p}_")))
-    {
-        return true;
+        return NameHint::Open;
     }
     let segs = segments(&lower);
     let Some(last) = segs.last() else {
-        return false;
+        return NameHint::Open;
     };
-    // Plurals (`statuses`, `kinds`) name a set of values from the same closed domain.
-    let singular = last
-        .strip_suffix("es")
-        .filter(|s| s.ends_with("us"))
-        .or_else(|| last.strip_suffix('s'));
-    CLOSED_DOMAIN_WORDS.contains(&last.as_str())
-        || singular.is_some_and(|s| CLOSED_DOMAIN_WORDS.contains(&s) && s != "unit")
+    // Plurals (`statuses`, `kinds`) name a set of values from the same domain.
+    let ies = last.strip_suffix("ies").map(|s| format!("{s}y"));
+    let singular = ies.as_deref().unwrap_or_else(|| {
+        last.strip_suffix("es")
+            .filter(|s| s.ends_with("us"))
+            .or_else(|| last.strip_suffix('s'))
+            .unwrap_or(last)
+    });
+    let tail2 = segs[segs.len().saturating_sub(2)..].join("_");
+    if CLOSED_NAMES.contains(&lower.as_str())
+        || CLOSED_NAMES.contains(&tail2.as_str())
+        || CLOSED_NAMES.contains(&last.as_str())
+        || CLOSED_NAMES.contains(&singular)
+    {
+        NameHint::Closed
+    } else if MAYBE_CLOSED_WORDS.contains(&last.as_str())
+        || MAYBE_CLOSED_WORDS.contains(&singular)
+    {
+        NameHint::Maybe
+    } else {
+        NameHint::Open
+    }
 }
 
 /// A value in an enumeration: an identifier (`asc`, `ToolCall`, `claude-code`), never a path,
@@ -151,6 +162,13 @@ fn is_value_like(s: &str) -> bool {
 
 fn is_identifier(s: &str) -> bool {
     is_value_like(s) && !s.contains(' ')
+}
+
+/// `ToolCall, ToolResult, Message`, `INBOX, SPAM`: every value capitalised and one at least
+/// spelled like an enum variant rather than an English word.
+fn spelled_as_variants(values: &[String]) -> bool {
+    let capitalised = |v: &String| v.chars().next().is_some_and(|c| c.is_ascii_uppercase());
+    values.iter().all(capitalised) && values.iter().any(|v| looks_like_variant(v))
 }
 
 /// `ToolCall`, `TOOL_CALL`: spelled like an enum variant rather than an English word.
@@ -170,47 +188,80 @@ struct ValueList {
 #[derive(Clone, Copy, PartialEq)]
 enum Cue {
     None,
-    /// "one of", "either", "can be", "must be", "values", a colon: announces the values.
+    /// "one of", "either", "can be", "must be", "allowed values", a colon: announces the
+    /// whole set.
     Strong,
-    /// "e.g.", "such as", "for example", "like": announces examples, which may be open.
+    /// "e.g.", "such as", "for example", "like", "including": announces examples of a set
+    /// that may be open.
     Example,
 }
 
-fn cue_before(toks: &[Tok], start: usize) -> Cue {
-    let word = |k: usize| match toks.get(k) {
+fn lower_word(t: Option<&Tok>) -> Option<String> {
+    match t {
         Some(Tok::Word(w)) => Some(w.to_ascii_lowercase()),
         _ => None,
-    };
-    let k = start;
-    if k > 0 && toks[k - 1] == Tok::Colon {
-        // "one of: a, b" and "Sort order: asc or desc" alike.
-        if k >= 3 && word(k - 3).as_deref() == Some("one") && word(k - 2).as_deref() == Some("of") {
-            return Cue::Strong;
-        }
-        if let Some(w) = word(k - 2)
-            && matches!(w.as_str(), "e.g." | "eg." | "example" | "examples")
-        {
-            return Cue::Example;
-        }
-        return Cue::Strong;
-    }
-    let w1 = if start >= 1 { word(start - 1) } else { None };
-    let w2 = if start >= 2 { word(start - 2) } else { None };
-    match (w2.as_deref(), w1.as_deref()) {
-        (Some("one"), Some("of")) => Cue::Strong,
-        (_, Some("either" | "values" | "accepts" | "allowed")) => Cue::Strong,
-        (Some("can" | "must" | "may" | "should"), Some("be")) => Cue::Strong,
-        (_, Some("e.g." | "eg." | "i.e." | "ie." | "like")) => Cue::Example,
-        (Some("such"), Some("as")) | (Some("for"), Some("example")) => Cue::Example,
-        _ => Cue::None,
     }
 }
 
-/// Finds a doc's enumeration of values: quoted alternatives (`'a', 'b'`, `` `a`|`b` ``,
-/// `'x' (default) or 'y'`), a parenthesised list (`(asc, desc)`), a list after a cue
-/// ("one of a, b", "e.g. ToolCall, ToolResult, Message"), or a bare "a, b or c".
-/// `ignore` holds names that, quoted, refer to other parameters rather than to values.
-fn enumerated_values(doc: &str, ignore: &[&str]) -> Option<ValueList> {
+fn is_example_word(w: &str) -> bool {
+    matches!(
+        w,
+        "e.g." | "eg." | "e.g" | "example" | "examples" | "instance" | "like" | "including"
+            | "include" | "includes" | "such" | "say" | "i.e." | "ie."
+    )
+}
+
+/// The cue that introduces a list starting at `start`. An example cue anywhere earlier in the
+/// sentence wins ("Only snippets in this language, e.g. rust, python"); a strong cue must be
+/// close ("Allowed values are viewer, ..."), and a colon right before the list.
+fn cue_before(toks: &[Tok], start: usize) -> Cue {
+    let word = |k: usize| lower_word(toks.get(k));
+    let mut k = start;
+    while k > 0 {
+        k -= 1;
+        match &toks[k] {
+            Tok::Stop => break,
+            Tok::Word(w) if is_example_word(&w.to_ascii_lowercase()) => return Cue::Example,
+            _ => {}
+        }
+    }
+    if start > 0 && toks[start - 1] == Tok::Colon {
+        return Cue::Strong;
+    }
+    for back in 1..=4.min(start) {
+        let Some(w) = word(start - back) else {
+            continue;
+        };
+        let before = if start - back >= 1 {
+            word(start - back - 1)
+        } else {
+            None
+        };
+        let strong = match w.as_str() {
+            "either" | "values" | "accepts" | "accepted" | "allowed" | "supported" | "options"
+            | "choices" => true,
+            "of" => before.as_deref() == Some("one"),
+            "from" => matches!(before.as_deref(), Some("pick" | "choose" | "select")),
+            "be" => matches!(before.as_deref(), Some("can" | "must" | "may" | "should")),
+            _ => false,
+        };
+        if strong {
+            return Cue::Strong;
+        }
+    }
+    Cue::None
+}
+
+/// Finds a doc's enumeration of the whole set of values: quoted alternatives (`'a', 'b'`,
+/// `` `a`|`b` ``, `'x' (default) or 'y'`), a pipe list (`a|b`), a parenthesised list
+/// (`(asc, desc)`), a list after a strong cue ("one of a, b", "Allowed values are a, b and
+/// c", "Pick from: a, b") or a doc that is only a list ("metric or imperial").
+///
+/// Examples are not a closed set: after "e.g.", "such as", "for example", "like" or
+/// "including", values count only when `name_says_closed` and they are spelled like enum
+/// variants (`e.g. ToolCall, ToolResult`). `ignore` holds names that, quoted, refer to other
+/// parameters rather than to values.
+fn enumerated_values(doc: &str, ignore: &[&str], name_says_closed: bool) -> Option<ValueList> {
     let toks = tokenize(doc);
     let mut i = 0;
     while i < toks.len() {
@@ -229,20 +280,32 @@ fn enumerated_values(doc: &str, ignore: &[&str]) -> Option<ValueList> {
                 sep.push(t.clone());
                 j += 1;
             }
+            // "viewer, commenter and editor": `and` ends a comma list.
+            if sep == [Tok::Comma] || sep.is_empty() {
+                if let Some(Tok::Word(w)) = toks.get(j)
+                    && w.eq_ignore_ascii_case("and")
+                    && (!sep.is_empty() || seps.contains(&Tok::Comma))
+                {
+                    sep.push(Tok::Comma);
+                    j += 1;
+                }
+            }
             if sep.is_empty() || sep.len() > 2 {
                 j = sep_start;
                 break;
             }
-            let Some(next) = toks.get(j).and_then(item) else {
+            // In a pipe list every word is a value, `on` and `off` included.
+            let next = match toks.get(j) {
+                Some(Tok::Word(w)) if sep.contains(&Tok::Pipe) && is_identifier(w) => {
+                    Some(w.clone())
+                }
+                t => t.and_then(item),
+            };
+            let Some(next) = next else {
                 j = sep_start;
                 break;
             };
             let next_quoted = matches!(toks[j], Tok::Quoted(_));
-            // A slash only separates quoted values: unquoted it is "and/or", a path, a ratio.
-            if sep.contains(&Tok::Slash) && !next_quoted {
-                j = sep_start;
-                break;
-            }
             seps.extend(sep);
             items.push((next, next_quoted));
             j += 1;
@@ -252,22 +315,33 @@ fn enumerated_values(doc: &str, ignore: &[&str]) -> Option<ValueList> {
         let quoted = items.iter().filter(|(_, q)| *q).count();
         let values: Vec<String> = items.into_iter().map(|(v, _)| v).collect();
         let n = values.len();
-        let has_or = seps.iter().any(|s| matches!(s, Tok::Or | Tok::Pipe));
         let has_pipe = seps.contains(&Tok::Pipe);
+        let listy = seps.iter().any(|s| *s != Tok::Or);
         let in_parens = i > 0 && toks[i - 1] == Tok::LParen && toks.get(end) == Some(&Tok::RParen);
         let all_identifiers = values.iter().all(|v| is_identifier(v));
+        // A slash between bare words is a separator only in a longer list ("low / normal /
+        // high"): two are "read/write", a ratio, a path.
+        let slash_ok = !seps.contains(&Tok::Slash) || quoted >= 2 || n >= 3;
+        // The doc is the list: "metric or imperial", "low / normal / high / critical".
+        // "1h, 24h, 7d, etc.": the list says itself that it goes on.
+        let open_ended = toks[end..]
+            .iter()
+            .take(2)
+            .any(|t| matches!(t, Tok::Word(w) if matches!(w.to_ascii_lowercase().as_str(), "etc." | "etc" | "...")));
+        let whole_doc = i == 0 && matches!(toks.get(end), None | Some(Tok::Stop | Tok::LParen));
         let closed = n >= 2
-            && (quoted >= 2
-                || (has_pipe && all_identifiers)
-                || (in_parens && all_identifiers)
-                || (n >= 3 && has_or && all_identifiers)
-                || match cue_before(&toks, i) {
-                    Cue::Strong => all_identifiers,
-                    Cue::Example => {
-                        all_identifiers && (n >= 3 || values.iter().all(|v| looks_like_variant(v)))
-                    }
-                    Cue::None => false,
-                });
+            && slash_ok
+            && !open_ended
+            && match cue_before(&toks, i) {
+                Cue::Example => name_says_closed && all_identifiers && spelled_as_variants(&values),
+                Cue::Strong => all_identifiers || quoted >= 2,
+                Cue::None => {
+                    quoted >= 2
+                        || (has_pipe && all_identifiers)
+                        || (in_parens && all_identifiers && (listy || n >= 3))
+                        || (whole_doc && all_identifiers)
+                }
+            };
         if closed {
             return Some(ValueList { values });
         }
@@ -349,13 +423,14 @@ mod tests {
         let v = enumerated_values(
             "Filter by event type (e.g. ToolCall, ToolResult, Message)",
             &[],
+            true,
         )
         .unwrap();
         assert_eq!(v.values, ["ToolCall", "ToolResult", "Message"]);
-        let v = enumerated_values("'newest' (default) or 'oldest'.", &[]).unwrap();
+        let v = enumerated_values("'newest' (default) or 'oldest'.", &[], false).unwrap();
         assert_eq!(v.values, ["newest", "oldest"]);
         assert_eq!(
-            enumerated_values("Use `query` or `cursor`.", &["query", "cursor"]),
+            enumerated_values("Use `query` or `cursor`.", &["query", "cursor"], false),
             None
         );
     }
