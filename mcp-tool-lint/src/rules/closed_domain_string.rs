@@ -213,7 +213,7 @@ fn is_example_word(w: &str) -> bool {
 
 /// The cue that introduces a list starting at `start`. An example cue anywhere earlier in the
 /// sentence wins ("Only snippets in this language, e.g. rust, python"); a strong cue must be
-/// close ("Allowed values are viewer, ..."), and a colon right before the list.
+/// right before the list ("Allowed values are viewer, ..."), as must a colon.
 fn cue_before(toks: &[Tok], start: usize) -> Cue {
     let word = |k: usize| lower_word(toks.get(k));
     let mut k = start;
@@ -228,26 +228,25 @@ fn cue_before(toks: &[Tok], start: usize) -> Cue {
     if start > 0 && toks[start - 1] == Tok::Colon {
         return Cue::Strong;
     }
-    for back in 1..=4.min(start) {
-        let Some(w) = word(start - back) else {
-            continue;
-        };
-        let before = if start - back >= 1 {
-            word(start - back - 1)
-        } else {
-            None
-        };
-        let strong = match w.as_str() {
-            "either" | "values" | "accepts" | "accepted" | "allowed" | "supported" | "options"
-            | "choices" => true,
-            "of" => before.as_deref() == Some("one"),
-            "from" => matches!(before.as_deref(), Some("pick" | "choose" | "select")),
-            "be" => matches!(before.as_deref(), Some("can" | "must" | "may" | "should")),
-            _ => false,
-        };
-        if strong {
-            return Cue::Strong;
-        }
+    // "Allowed values are a, b": the cue, then at most a few filler words, then the list.
+    let mut k = start;
+    while k > 0 && matches!(word(k - 1).as_deref(), Some("are" | "is" | "the" | "following")) {
+        k -= 1;
+    }
+    let Some(w) = k.checked_sub(1).and_then(word) else {
+        return Cue::None;
+    };
+    let before = k.checked_sub(2).and_then(word);
+    let strong = match w.as_str() {
+        "either" | "values" | "accepts" | "accepted" | "allowed" | "supported" | "options"
+        | "choices" => true,
+        "of" => before.as_deref() == Some("one"),
+        "from" => matches!(before.as_deref(), Some("pick" | "choose" | "select")),
+        "be" => matches!(before.as_deref(), Some("can" | "must" | "may" | "should")),
+        _ => false,
+    };
+    if strong {
+        return Cue::Strong;
     }
     Cue::None
 }
@@ -335,8 +334,10 @@ fn enumerated_values(doc: &str, ignore: &[&str], name_says_closed: bool) -> Opti
             && match cue_before(&toks, i) {
                 Cue::Example => name_says_closed && all_identifiers && spelled_as_variants(&values),
                 Cue::Strong => all_identifiers || quoted >= 2,
+                // Quoted words without a cue are a set when they are alternatives ("'newest'
+                // or 'oldest'"), not when prose lists syntax ("supports `OR`, `NOT`").
                 Cue::None => {
-                    quoted >= 2
+                    (quoted >= 2 && seps.iter().any(|s| *s != Tok::Comma))
                         || (has_pipe && all_identifiers)
                         || (in_parens && all_identifiers && (listy || n >= 3))
                         || (whole_doc && all_identifiers)

@@ -1,4 +1,5 @@
-//! `missing_description`: a tool, parameter or enum value without a doc comment.
+//! `missing_description`: a tool or parameter without a doc comment, or an enum value left
+//! undocumented next to documented ones.
 
 use super::{ParamCx, Rule, ToolCx, described, quote_list};
 use crate::{Finding, Lint, Target, TypeClass};
@@ -27,7 +28,11 @@ fn check_param(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
             .filter(|v| described(&v.description).is_none())
             .map(|v| v.name.as_str())
             .collect();
-        if !undocumented.is_empty() {
+        // A plain list of values (`asc`, `desc`; a JSON Schema `enum`) has nowhere to put a
+        // description and usually needs none: the values and the parameter's doc say what
+        // they mean. Values left undocumented next to documented ones were forgotten.
+        let some_documented = undocumented.len() < variants.len();
+        if !undocumented.is_empty() && some_documented {
             out.push(Finding::new(
                 Lint::MissingDescription,
                 cx.target,

@@ -11,7 +11,8 @@
 //! `browser_navigate`, `issue_read`); verbs are known by a list and by their shape
 //! (`reindex`, `unarchive`, `vectorize`, `listing`). A name without a verb passes when its
 //! last word names what the tool answers with (`git_status`, `directory_tree`,
-//! `session_summary`). What fails is a bare object (`session`, `jira_issue`,
+//! `session_summary`) or is a plural, which reads as the list of those things
+//! (`browser_tabs`). What fails is a bare object (`session`, `jira_issue`,
 //! `customer_account`): nothing says whether the tool reads it, creates it or deletes it.
 
 use super::{Rule, ToolCx};
@@ -96,11 +97,15 @@ pub(crate) fn is_valid_tool_name(name: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-'))
 }
 
-/// Some segment is a verb, or the last one names a report (see the module doc).
+/// Some segment is a verb, or the last one names a report or a list (see the module doc).
 fn says_what_it_does(name: &str) -> bool {
     let segments: Vec<&str> = name.split(['_', '-']).filter(|s| !s.is_empty()).collect();
+    // A plural reads as the list of those things: `browser_tabs`, `console_messages`.
+    let plural = |s: &str| s.len() > 3 && s.ends_with('s') && !s.ends_with("ss");
     segments.iter().any(|s| is_verb(s))
-        || segments.last().is_some_and(|s| REPORT_NOUNS.contains(s))
+        || segments
+            .last()
+            .is_some_and(|s| REPORT_NOUNS.contains(s) || plural(s))
 }
 
 #[cfg(test)]
@@ -133,6 +138,8 @@ mod tests {
             "reindex_documents",
             "sequentialthinking",
             "vectorize_text",
+            "browser_tabs",
+            "git_checkout",
         ] {
             assert!(says_what_it_does(name), "{name}");
         }

@@ -51,7 +51,14 @@ pub(crate) fn tokenize(doc: &str) -> Vec<Tok> {
         }
         if is_word(c) {
             let start = i;
-            while i < chars.len() && is_word(chars[i]) {
+            // A colon between two word characters is part of the word: `HH:MM`, `repo:owner`.
+            let inner_colon = |k: usize| {
+                chars[k] == ':'
+                    && k > 0
+                    && chars[k - 1].is_alphanumeric()
+                    && chars.get(k + 1).is_some_and(|n| n.is_alphanumeric())
+            };
+            while i < chars.len() && (is_word(chars[i]) || inner_colon(i)) {
                 i += 1;
             }
             let mut word: String = chars[start..i].iter().collect();
