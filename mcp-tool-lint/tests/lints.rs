@@ -246,6 +246,16 @@ fn hidden_coupling_phrases() {
         "Mutually exclusive with detail_level.",
         "Has no effect unless detail_level is given.",
         "Indent width for detail_level=\"json\".",
+        // Said other ways.
+        "Must accompany `detail_level`; sending one without the other is rejected.",
+        "Set exactly one of indent and detail_level.",
+        "Provide either indent or detail_level, not both.",
+        "Mandatory when the two accounts' currencies differ.",
+        "Needed whenever detail_level is present.",
+        "If provided with detail_level, only indents those.",
+        "Must be set together with detail_level.",
+        "Applies when detail_level is given.",
+        "Has no effect if detail_level is summary.",
     ] {
         let a = args(vec![
             opt(
@@ -272,6 +282,9 @@ fn hidden_coupling_needs_a_real_dependency() {
         "Requires no authentication.",
         "When omitted, all sessions are listed.",
         "Only events that happened when the tool failed.",
+        // A condition word far from the sibling's name is not a condition on it.
+        "Use this when you only need a few fields, for example just 'provider'.",
+        "Required for private repositories.",
     ] {
         let a = args(vec![
             opt("provider", enum_ty("Provider"), "Only this provider."),
