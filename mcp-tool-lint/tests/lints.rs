@@ -504,6 +504,28 @@ fn vague_param_names() {
         "{}",
         r.findings[0].help
     );
+    // Made precise by their context.
+    assert_clean(&check_args(&args(vec![
+        param("name", TypeClass::String, "Variable name."),
+        param(
+            "value",
+            TypeClass::String,
+            "Value to assign to the variable.",
+        ),
+    ])));
+    assert_clean(&check_args(&args(vec![
+        param("x", TypeClass::Number, "Horizontal position in pixels."),
+        param("y", TypeClass::Number, "Vertical position in pixels."),
+    ])));
+    silent(param(
+        "pattern",
+        TypeClass::String,
+        "Regular expression (Rust regex syntax) to look for in each line.",
+    ));
+    fires(
+        param("pattern", TypeClass::String, "Regex or glob to match."),
+        "vague_name",
+    );
     for name in [
         "query",
         "file_pattern_glob",

@@ -13,7 +13,9 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check_param(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
     let name = &cx.param.name;
-    if let Some(suggestion) = vague_param_name(name) {
+    if let Some(suggestion) = vague_param_name(name)
+        && !made_precise(name, cx.doc, cx.names)
+    {
         out.push(Finding::new(
             Lint::VagueName,
             cx.target,
@@ -104,6 +106,48 @@ fn vague_param_name(name: &str) -> Option<&'static str> {
         .iter()
         .find(|(n, _)| *n == stem)
         .map(|(_, s)| *s)
+}
+
+/// Siblings a `value` belongs to: `name` and `value` of a variable, `selector` and `value`
+/// of a form field.
+const VALUE_OWNERS: &[&str] = &[
+    "key", "name", "selector", "field", "element", "variable", "option", "attribute",
+    "setting", "property", "ref", "header", "label", "path",
+];
+
+/// Syntaxes a `pattern` may be in; a doc naming exactly one says what the pattern is.
+const PATTERN_SYNTAXES: &[&[&str]] = &[
+    &["glob", "wildcard"],
+    &["regex", "regular expression", "regexp"],
+    &["substring", "literal", "plain text", "exact text"],
+];
+
+/// A vague name that its context makes precise: `value` next to the `name` or `selector` it
+/// is the value of, `x` next to `y`, a `pattern` whose doc names one syntax.
+fn made_precise(name: &str, doc: Option<&str>, names: &[&str]) -> bool {
+    let lower = name.to_ascii_lowercase();
+    let has = |other: &str| names.iter().any(|n| n.eq_ignore_ascii_case(other));
+    match lower.as_str() {
+        "value" | "val" => names.iter().any(|n| {
+            let n = n.to_ascii_lowercase();
+            VALUE_OWNERS
+                .iter()
+                .any(|o| n == *o || n.ends_with(&format!("_{o}")))
+        }),
+        "x" => has("y"),
+        "y" => has("x"),
+        "pattern" => doc.is_some_and(|d| {
+            let d = d.to_ascii_lowercase();
+            PATTERN_SYNTAXES
+                .iter()
+                .filter(|words| words.iter().any(|w| d.contains(w)))
+                .count()
+                == 1
+                // "Regex or text": a plain-text alternative makes it ambiguous again.
+                && !d.contains(" or text")
+        }),
+        _ => false,
+    }
 }
 
 /// Tool-name segments that say nothing about what the tool does.
