@@ -1,6 +1,7 @@
 //! `unbounded_limit`: an integer page-size parameter without a maximum.
 
 use super::{ParamCx, Rule};
+use crate::text::identifiers::snake_case;
 use crate::{Finding, Lint, TypeClass};
 
 pub(crate) const RULE: Rule = Rule {
@@ -60,11 +61,29 @@ const PAGE_SIZE_NAMES: &[&str] = &[
     "result_limit",
     "items_per_page",
     "results_per_page",
+    "num",
+    "how_many",
+    "max",
 ];
 
+/// Plurals after `max_`/`num_`/`n_` that count attempts or resources, not results.
+const NOT_RESULTS: &[&str] = &[
+    "retries", "attempts", "redirects", "workers", "connections", "threads", "tokens",
+    "seconds", "ms", "bytes", "chars", "characters", "lines", "days", "hours", "minutes",
+];
+
+/// A result count: a listed name, `*_limit`, `*_per_page`, `*_page_size`, `how_many`, or
+/// `max_`/`num_`/`n_` before a plural (`max_builds`); camelCase is read as snake_case.
 fn is_page_size_name(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
+    let lower = snake_case(name);
+    let counted = ["max_", "num_", "n_", "number_of_"]
+        .iter()
+        .filter_map(|p| lower.strip_prefix(p))
+        .any(|rest| {
+            !rest.contains('_') && rest.len() > 3 && rest.ends_with('s') && !NOT_RESULTS.contains(&rest)
+        });
     PAGE_SIZE_NAMES.contains(&lower.as_str())
+        || counted
         || lower.ends_with("_limit")
         || lower.ends_with("_per_page")
         || lower.ends_with("_page_size")
