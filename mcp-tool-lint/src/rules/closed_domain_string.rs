@@ -280,14 +280,13 @@ fn enumerated_values(doc: &str, ignore: &[&str], name_says_closed: bool) -> Opti
                 j += 1;
             }
             // "viewer, commenter and editor": `and` ends a comma list.
-            if sep == [Tok::Comma] || sep.is_empty() {
-                if let Some(Tok::Word(w)) = toks.get(j)
-                    && w.eq_ignore_ascii_case("and")
-                    && (!sep.is_empty() || seps.contains(&Tok::Comma))
-                {
-                    sep.push(Tok::Comma);
-                    j += 1;
-                }
+            if (sep == [Tok::Comma] || sep.is_empty())
+                && let Some(Tok::Word(w)) = toks.get(j)
+                && w.eq_ignore_ascii_case("and")
+                && (!sep.is_empty() || seps.contains(&Tok::Comma))
+            {
+                sep.push(Tok::Comma);
+                j += 1;
             }
             if sep.is_empty() || sep.len() > 2 {
                 j = sep_start;
