@@ -131,6 +131,23 @@ impl Score {
             })
     }
 
+    /// Findings on real designs that name an expected lint, and all findings on real designs:
+    /// the measure, on servers nobody here wrote.
+    pub fn real_findings(&self) -> (usize, usize) {
+        self.outcomes
+            .iter()
+            .filter(|o| o.case.real)
+            .fold((0, 0), |(t, a), o| {
+                let expected = o.expected();
+                let right = o
+                    .findings
+                    .iter()
+                    .filter(|f| expected.contains(f.as_str()))
+                    .count();
+                (t + right, a + o.findings.len())
+            })
+    }
+
     /// Real cases with no finding beyond their `expect`.
     pub fn real_clean(&self) -> (usize, usize) {
         let real: Vec<&Outcome> = self.outcomes.iter().filter(|o| o.case.real).collect();
@@ -340,13 +357,46 @@ pub fn markdown(s: &Score) -> String {
     let (clean, real) = s.real_clean();
     let (caught, bad) = s.bad_caught();
     let (tempting_clean, tempting) = s.tempting_clean();
+    let (real_right, real_all) = s.real_findings();
     let _ = writeln!(
         out,
-        "\n- Findings that name a lint their case expects: {} of {} ({}).\n- Real designs without a false alarm: {clean} of {real}.\n- Written bad designs with every expected lint found: {caught} of {bad}.\n- Written good designs (phrased to tempt the rules) without a finding: {tempting_clean} of {tempting}.",
+        "\n- Findings that name a lint their case expects: {} of {} ({}); on real designs only, {real_right} of {real_all} ({}).\n- Real designs without a false alarm: {clean} of {real}.\n- Written bad designs with every expected lint found: {caught} of {bad}.\n- Written good designs (phrased to tempt the rules) without a finding: {tempting_clean} of {tempting}.",
         s.findings_true,
         s.findings_all,
-        pct(s.finding_precision())
+        pct(s.finding_precision()),
+        pct(ratio(real_right, real_all))
     );
+    out
+}
+
+/// A ratio as a whole percent, rounded down (what the floors compare).
+pub fn percent_floor(x: Option<f64>) -> Option<u32> {
+    x.map(|x| (x * 100.0 + 1e-9).floor() as u32)
+}
+
+/// Today's values, rounded down, as the constants of `tests/corpus.rs`.
+pub fn floors(s: &Score) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "const FINDING_PRECISION_FLOOR: u32 = {};",
+        percent_floor(s.finding_precision()).unwrap_or(0)
+    );
+    let _ = writeln!(
+        out,
+        "const RECALL_FLOOR: u32 = {};",
+        percent_floor(s.total().recall()).unwrap_or(0)
+    );
+    out.push_str("const LINT_FLOORS: &[(&str, u32, u32)] = &[\n");
+    for (lint, c) in s.ordered() {
+        let _ = writeln!(
+            out,
+            "    (\"{lint}\", {}, {}),",
+            percent_floor(c.precision()).unwrap_or(0),
+            percent_floor(c.recall()).unwrap_or(0)
+        );
+    }
+    out.push_str("];\n");
     out
 }
 
