@@ -119,6 +119,25 @@ fn closed_sounding_names_need_the_doc_to_show_the_set() {
             "closed_domain_string",
         );
     }
+    // Quoted values spread through the doc, or one said to be the only one.
+    fires(
+        opt(
+            "branch_type",
+            TypeClass::String,
+            "Whether to list local branches ('local'), remote branches ('remote') or all branches ('all').",
+        ),
+        "closed_domain_string",
+    );
+    fires(
+        opt("sort", TypeClass::String, "Sort field ('indexed' only)."),
+        "closed_domain_string",
+    );
+    // A name that cannot be open still yields to a doc saying the string holds JSON.
+    silent(opt(
+        "visibility",
+        TypeClass::String,
+        "Comment visibility as a JSON string (e.g. '{\"type\":\"group\"}').",
+    ));
     // Examples spelled like enum variants are evidence enough next to such a name.
     fires(
         opt(
@@ -220,6 +239,7 @@ fn closed_domain_string_ignores_examples_prose_and_field_references() {
         // A disjunction in prose is not a list of values.
         "Repository owner (username or organization)",
         "Commit SHA, branch or tag name to list commits of.",
+        "Assignee's identifier (string): Email, display name, or account ID.",
     ] {
         let a = args(vec![
             opt("subject", TypeClass::String, doc),

@@ -29,10 +29,15 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
     let mut ignore: Vec<&str> = cx.names.to_vec();
     ignore.push("next_cursor");
     let hint = name_hint(name);
-    let by_name = hint == NameHint::Closed;
+    // A string that holds JSON is structured, whatever its name says.
+    let holds_json = cx.doc.is_some_and(|d| d.to_ascii_lowercase().contains("json"));
+    let by_name = hint == NameHint::Closed && !holds_json;
     let by_doc = cx
         .doc
-        .and_then(|d| enumerated_values(d, &ignore, hint != NameHint::Open));
+        .and_then(|d| {
+            enumerated_values(d, &ignore, hint != NameHint::Open)
+                .or_else(|| scattered_values(d, &ignore).filter(|_| hint == NameHint::Maybe))
+        });
     if !by_name && by_doc.is_none() {
         return;
     }
@@ -327,8 +332,12 @@ fn enumerated_values(doc: &str, ignore: &[&str], name_says_closed: bool) -> Opti
             .take(2)
             .any(|t| matches!(t, Tok::Word(w) if matches!(w.to_ascii_lowercase().as_str(), "etc." | "etc" | "...")));
         let whole_doc = i == 0 && matches!(toks.get(end), None | Some(Tok::Stop | Tok::LParen));
+        // "Email, display name, or account ID": the last word runs on into a phrase, so the
+        // items are phrases, not values.
+        let runs_on = !items_last_quoted(&toks, j) && matches!(toks.get(end), Some(Tok::Word(_)));
         let closed = n >= 2
             && slash_ok
+            && !runs_on
             && !open_ended
             && match cue_before(&toks, i) {
                 Cue::Example => name_says_closed && all_identifiers && spelled_as_variants(&values),
@@ -348,6 +357,39 @@ fn enumerated_values(doc: &str, ignore: &[&str], name_says_closed: bool) -> Opti
         i = j.max(i + 1);
     }
     None
+}
+
+/// Whether the last item of a list ending before `j` was quoted.
+fn items_last_quoted(toks: &[Tok], j: usize) -> bool {
+    j.checked_sub(1)
+        .and_then(|k| toks.get(k))
+        .is_some_and(|t| matches!(t, Tok::Quoted(_)))
+}
+
+/// Quoted values spread through a doc rather than listed: "local branches ('local'), remote
+/// branches ('remote') or all branches ('all')", "Sort field ('indexed' only)". Only next to
+/// a name that sounds closed: three or more distinct values outside examples, or one value
+/// said to be the only one.
+fn scattered_values(doc: &str, ignore: &[&str]) -> Option<ValueList> {
+    let toks = tokenize(doc);
+    let mut values: Vec<String> = Vec::new();
+    for (k, t) in toks.iter().enumerate() {
+        let Tok::Quoted(q) = t else { continue };
+        if !is_identifier(q) || ignore.contains(&q.as_str()) || cue_before(&toks, k) == Cue::Example
+        {
+            continue;
+        }
+        let only = matches!(toks.get(k + 1), Some(Tok::Word(w)) if w.eq_ignore_ascii_case("only"));
+        if only {
+            return Some(ValueList {
+                values: vec![q.clone()],
+            });
+        }
+        if !values.contains(q) {
+            values.push(q.clone());
+        }
+    }
+    (values.len() >= 3).then_some(ValueList { values })
 }
 
 fn item(t: &Tok) -> Option<String> {

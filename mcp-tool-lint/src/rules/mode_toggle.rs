@@ -99,7 +99,8 @@ fn is_mode_toggle_name(name: &str) -> bool {
     // `include_*`, `show_*`, `return_*`, `with_*`, `as_*`: look at what is included.
     let prefixed = matches!(
         first.as_str(),
-        "include" | "show" | "return" | "with" | "as" | "use" | "output" | "print"
+        "include" | "show" | "return" | "with" | "as" | "use" | "output" | "print" | "convert"
+            | "render" | "format"
     );
     shape_first || (prefixed && rest.iter().any(|s| strong(s) || weak(s)))
 }
@@ -172,7 +173,14 @@ mod tests {
 
     #[test]
     fn shape_names_but_not_actions_or_scopes() {
-        for name in ["full", "full_text", "minimal_output", "verbose", "raw_events"] {
+        for name in [
+            "full",
+            "full_text",
+            "minimal_output",
+            "verbose",
+            "raw_events",
+            "convert_to_markdown",
+        ] {
             assert!(is_mode_toggle_name(name), "{name}");
         }
         for name in ["full_scan", "full_page", "compact_database", "debug_mode_server"] {

@@ -100,6 +100,7 @@ const READ_VERBS: &[&str] = &[
 /// Verbs of tools that act, besides [`MUTATING_VERBS`]: running, starting, connecting,
 /// clicking... Together with [`READ_VERBS`] they are the verbs a tool name may start with.
 const ACTION_VERBS: &[&str] = &[
+    "transition",
     "handle",
     "process",
     "manage",
