@@ -305,6 +305,7 @@ fn hidden_coupling_needs_a_real_dependency() {
         // A condition word far from the sibling's name is not a condition on it.
         "Use this when you only need a few fields, for example just 'provider'.",
         "Required for private repositories.",
+        "If you later need other provider data, call another tool.",
     ] {
         let a = args(vec![
             opt("provider", enum_ty("Provider"), "Only this provider."),

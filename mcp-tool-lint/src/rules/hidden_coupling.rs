@@ -180,7 +180,7 @@ struct Mention {
 /// How many words may sit between a condition word and the parameter it is about: "If
 /// provided with repo" is a condition on `repo`; "when you only need specific fields, e.g.
 /// just 'sha'" is not one on `sha`.
-const MAX_GAP_WORDS: usize = 4;
+const MAX_GAP_WORDS: usize = 3;
 
 /// Enum values too common in prose to stand for their parameter.
 const COMMON_VALUES: &[&str] = &[
