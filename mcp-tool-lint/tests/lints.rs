@@ -708,6 +708,16 @@ fn annotation_conflicts() {
     assert_eq!(with("delete_session", false, true, true), vec![]);
     assert_eq!(with("run_tests", true, false, false), vec![]);
     assert_eq!(with("create_issue", false, false, false), vec![]);
+    // The verb after a namespace or an object.
+    assert_eq!(
+        with("github_delete_issue", true, false, false),
+        vec![Lint::AnnotationConflict]
+    );
+    assert_eq!(
+        with("issue_read", false, true, false),
+        vec![Lint::AnnotationConflict]
+    );
+    assert_eq!(with("issue_read", true, false, false), vec![]);
 }
 
 #[test]

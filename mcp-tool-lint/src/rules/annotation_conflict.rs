@@ -1,7 +1,7 @@
 //! `annotation_conflict`: annotations that contradict each other or the tool's own verb.
 
 use super::{Rule, ToolCx};
-use crate::text::verbs::{is_read_verb, is_write_verb};
+use crate::text::verbs::{is_read_verb, is_verb, is_write_verb};
 use crate::{Finding, Lint, Target};
 
 pub(crate) const RULE: Rule = Rule {
@@ -11,7 +11,12 @@ pub(crate) const RULE: Rule = Rule {
 
 fn check(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
     let name = cx.tool.name.as_str();
-    let first = name.split('_').next().unwrap_or("");
+    // The tool's verb: the first segment that is one, so that a namespace before it
+    // (`github_delete_issue`) or an object (`issue_write`) does not hide it.
+    let first = name
+        .split(['_', '-'])
+        .find(|s| is_verb(s))
+        .unwrap_or_else(|| name.split('_').next().unwrap_or(""));
     let a = cx.tool.annotations;
     if a.read_only && a.destructive {
         out.push(Finding::new(

@@ -53,7 +53,7 @@ macro_rules! declare_lints {
 declare_lints! {
     /// more than 8 parameters
     too_many_params => TooManyParams;
-    /// a `String` whose name or doc shows a closed set of values
+    /// a `String` whose doc shows a closed set of values, or whose name cannot be open
     closed_domain_string => ClosedDomainString;
     /// a parameter whose meaning depends on another one, or an untagged union
     hidden_coupling => HiddenCoupling;
@@ -63,13 +63,13 @@ declare_lints! {
     missing_description => MissingDescription;
     /// a default that the schema does not show
     implicit_default => ImplicitDefault;
-    /// a page-size parameter without `max`
+    /// a result count without `max`
     unbounded_limit => UnboundedLimit;
     /// a `cursor` without a `Page` output, or the reverse
     pagination_mismatch => PaginationMismatch;
     /// names about the implementation (`pattern`, `data`) or that say nothing (`do_it`)
     vague_name => VagueName;
-    /// a malformed tool name, or one that does not start with a verb
+    /// a malformed tool name, or one that names an object but no action
     tool_name => ToolName;
     /// annotations that contradict each other or the tool's verb
     annotation_conflict => AnnotationConflict;
