@@ -11,7 +11,7 @@ fn provider_string(allows: Vec<Allow>) -> Param {
         ..opt(
             "provider",
             TypeClass::String,
-            "Free-form model provider name.",
+            "Model provider, one of openai, anthropic or google (plugins add more).",
         )
     }
 }
@@ -39,10 +39,13 @@ fn a_field_allow_drops_the_finding_and_records_the_accepted_allow() {
 fn a_field_allow_covers_only_its_field() {
     let a = args(vec![
         provider_string(vec![Allow::new("closed_domain_string", "plugins")]),
-        opt("status", TypeClass::String, "Job status."),
+        opt("visibility", TypeClass::String, "Who can see the job."),
     ]);
     let r = check_args(&a);
-    assert_eq!(found(&r, &a), pairs(&[("closed_domain_string", "status")]));
+    assert_eq!(
+        found(&r, &a),
+        pairs(&[("closed_domain_string", "visibility")])
+    );
 }
 
 #[test]
@@ -64,7 +67,7 @@ fn an_item_allow_covers_the_whole_item() {
 
     let t = Tool {
         allows: vec![Allow::new("tool_name", "name fixed by an external client")],
-        ..tool("session_summary", "One session at a glance.")
+        ..tool("session", "One session at a glance.")
     };
     let r = check_tool(&t);
     assert_clean(&r);

@@ -76,7 +76,7 @@ fn implicit_default_from_the_doc_says_to_drop_the_option() {
 }
 
 #[test]
-fn tool_name_repair_is_itself_verb_first() {
+fn tool_name_repair_passes_the_name_check_itself() {
     let help_for = |name: &str| {
         let r = check_tool(&tool(name, "Ids, times and model of one session."));
         let f = r
@@ -84,10 +84,12 @@ fn tool_name_repair_is_itself_verb_first() {
             .iter()
             .find(|f| f.lint == Some(Lint::ToolName))
             .expect("tool_name fires");
-        f.help.clone()
+        f.fix().to_string()
     };
+    let h = help_for("customerAccount");
+    assert!(h.ends_with("e.g. `get_customer_account`"), "{h}");
     let h = help_for("sessionSummary");
-    assert!(h.ends_with("e.g. `get_session_summary`"), "{h}");
+    assert!(h.ends_with("e.g. `session_summary`"), "{h}");
     let h = help_for("searchEvents");
     assert!(h.ends_with("e.g. `search_events`"), "{h}");
     let long = format!("x{}", "y".repeat(70));

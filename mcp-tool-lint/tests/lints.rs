@@ -62,31 +62,21 @@ fn too_many_params_fires_above_eight() {
 }
 
 #[test]
-fn closed_domain_string_by_name() {
+fn closed_domain_string_by_name_alone_only_for_names_that_cannot_be_open() {
     for name in [
-        "provider",
-        "type",
-        "kind",
-        "status",
-        "state",
-        "mode",
-        "format",
-        "level",
-        "sort",
-        "order",
         "direction",
-        "role",
+        "sort_direction",
+        "sort_order",
+        "order",
+        "visibility",
+        "verbosity",
+        "granularity",
         "severity",
-        "category",
-        "event_type",
-        "file_kind",
-        "output_mode",
+        "priority",
         "log_level",
-        "job_status",
-        "sort_by",
-        "order_by",
-        "statuses",
-        "event_types",
+        "priorities",
+        "provider",
+        "model_provider",
     ] {
         fires(
             opt(name, TypeClass::String, "Only these."),
@@ -95,9 +85,65 @@ fn closed_domain_string_by_name() {
     }
     fires(
         opt(
-            "statuses",
+            "severities",
             TypeClass::Array(Box::new(TypeClass::String)),
             "Only these.",
+        ),
+        "closed_domain_string",
+    );
+}
+
+#[test]
+fn closed_sounding_names_need_the_doc_to_show_the_set() {
+    // Each of these takes open values in some real tool: an issue type defined per
+    // organisation, a pandoc format, a model id, a Slack channel, a sortable column.
+    for name in [
+        "type",
+        "kind",
+        "status",
+        "state",
+        "mode",
+        "format",
+        "language",
+        "model",
+        "event_type",
+        "channel",
+        "platform",
+        "sort",
+        "sort_by",
+        "statuses",
+    ] {
+        silent(opt(name, TypeClass::String, "Only these."));
+        fires(
+            opt(name, TypeClass::String, "One of: alpha, beta, gamma."),
+            "closed_domain_string",
+        );
+    }
+    // Quoted values spread through the doc, or one said to be the only one.
+    fires(
+        opt(
+            "branch_type",
+            TypeClass::String,
+            "Whether to list local branches ('local'), remote branches ('remote') or all branches ('all').",
+        ),
+        "closed_domain_string",
+    );
+    fires(
+        opt("sort", TypeClass::String, "Sort field ('indexed' only)."),
+        "closed_domain_string",
+    );
+    // A name that cannot be open still yields to a doc saying the string holds JSON.
+    silent(opt(
+        "visibility",
+        TypeClass::String,
+        "Comment visibility as a JSON string (e.g. '{\"type\":\"group\"}').",
+    ));
+    // Examples spelled like enum variants are evidence enough next to such a name.
+    fires(
+        opt(
+            "event_type",
+            TypeClass::String,
+            "Filter by event type (e.g. ToolCall, ToolResult, Message)",
         ),
         "closed_domain_string",
     );
@@ -129,8 +175,8 @@ fn closed_domain_string_ignores_open_names_and_non_strings() {
             "A value the tool uses as given.",
         ));
     }
-    silent(opt("provider", enum_ty("Provider"), "Only this provider."));
-    silent(opt("status", TypeClass::Integer, "HTTP status to match."));
+    silent(opt("direction", enum_ty("Direction"), "Sort direction."));
+    silent(opt("priority", TypeClass::Integer, "1 is the highest."));
 }
 
 #[test]
@@ -141,13 +187,21 @@ fn closed_domain_string_by_documented_values() {
         "Either `asc`|`desc`.",
         "`asc`|`desc`",
         "asc|desc",
+        "auto|on|circulate",
         "Where to look: titles, bodies or comments.",
         "Sort direction (asc, desc).",
         "'newest' (default) or 'oldest'.",
-        "Filter by event type (e.g. ToolCall, ToolResult, Message)",
         "Can be json or text.",
         "Accepted values: \"small\", \"medium\", \"large\".",
         "Either 'a' / 'b'.",
+        // Phrasings from the corpus: a slash list, "Allowed values are", "Pick from", a doc
+        // that is only the list.
+        "low / normal / high / critical",
+        "Access to grant. Allowed values are viewer, commenter and editor.",
+        "Pick from: overdue, today, this_week, later.",
+        "metric or imperial (anything else is rejected)",
+        "Destination. Must be INBOX, SPAM, TRASH or ARCHIVE.",
+        "Supported: csv, tsv, parquet.",
     ] {
         fires(
             opt("ordering", TypeClass::String, doc),
@@ -157,7 +211,7 @@ fn closed_domain_string_by_documented_values() {
 }
 
 #[test]
-fn closed_domain_string_ignores_prose_examples_and_field_references() {
+fn closed_domain_string_ignores_examples_prose_and_field_references() {
     for doc in [
         "Text to look for in event content (case-insensitive).",
         "`next_cursor` from the previous page; omit for the first page.",
@@ -173,6 +227,19 @@ fn closed_domain_string_ignores_prose_examples_and_field_references() {
         "Read and/or write.",
         "Either this or `other_field`.",
         "Mentions `other_field` or `another_field` in passing.",
+        // Examples of an open set, however many and however quoted.
+        "Only snippets in this language, e.g. rust, python, typescript, go.",
+        "Target format as a pandoc writer name, such as docx, odt, epub or html.",
+        "Model id, e.g. gpt-4.1 or claude-sonnet-4-5.",
+        "Text shown next to the user's name, such as 'In a meeting' or 'Back at 3'.",
+        "Relative dates (e.g., '2 weeks ago', 'yesterday') or ISO 8601.",
+        "Filter by `source` (common values include 'edge_logs', 'postgres_logs').",
+        "Time period hint: 1h, 24h, 7d, 14d, 30d, etc.",
+        "Filter by event type (e.g. ToolCall, ToolResult, Message)",
+        // A disjunction in prose is not a list of values.
+        "Repository owner (username or organization)",
+        "Commit SHA, branch or tag name to list commits of.",
+        "Assignee's identifier (string): Email, display name, or account ID.",
     ] {
         let a = args(vec![
             opt("subject", TypeClass::String, doc),
@@ -199,6 +266,16 @@ fn hidden_coupling_phrases() {
         "Mutually exclusive with detail_level.",
         "Has no effect unless detail_level is given.",
         "Indent width for detail_level=\"json\".",
+        // Said other ways.
+        "Must accompany `detail_level`; sending one without the other is rejected.",
+        "Set exactly one of indent and detail_level.",
+        "Provide either indent or detail_level, not both.",
+        "Mandatory when the two accounts' currencies differ.",
+        "Needed whenever detail_level is present.",
+        "If provided with detail_level, only indents those.",
+        "Must be set together with detail_level.",
+        "Applies when detail_level is given.",
+        "Has no effect if detail_level is summary.",
     ] {
         let a = args(vec![
             opt(
@@ -225,6 +302,10 @@ fn hidden_coupling_needs_a_real_dependency() {
         "Requires no authentication.",
         "When omitted, all sessions are listed.",
         "Only events that happened when the tool failed.",
+        // A condition word far from the sibling's name is not a condition on it.
+        "Use this when you only need a few fields, for example just 'provider'.",
+        "Required for private repositories.",
+        "If you later need other provider data, call another tool.",
     ] {
         let a = args(vec![
             opt("provider", enum_ty("Provider"), "Only this provider."),
@@ -444,6 +525,28 @@ fn vague_param_names() {
         "{}",
         r.findings[0].help
     );
+    // Made precise by their context.
+    assert_clean(&check_args(&args(vec![
+        param("name", TypeClass::String, "Variable name."),
+        param(
+            "value",
+            TypeClass::String,
+            "Value to assign to the variable.",
+        ),
+    ])));
+    assert_clean(&check_args(&args(vec![
+        param("x", TypeClass::Number, "Horizontal position in pixels."),
+        param("y", TypeClass::Number, "Vertical position in pixels."),
+    ])));
+    silent(param(
+        "pattern",
+        TypeClass::String,
+        "Regular expression (Rust regex syntax) to look for in each line.",
+    ));
+    fires(
+        param("pattern", TypeClass::String, "Regex or glob to match."),
+        "vague_name",
+    );
     for name in [
         "query",
         "file_pattern_glob",
@@ -498,14 +601,18 @@ fn vague_tool_names() {
 }
 
 #[test]
-fn tool_name_syntax_and_verb_first() {
+fn tool_name_syntax_and_meaning() {
     for name in [
         "Search",
-        "search-events",
         "searchEvents",
+        "API-post-search",
         "_get",
         "9get",
         "get events",
+        "files.read",
+        "tools:search",
+        "jira/create_issue",
+        "créer_fichier",
         "",
         &"get_x".repeat(20),
     ] {
@@ -522,10 +629,10 @@ fn tool_name_syntax_and_verb_first() {
         "{}",
         r.findings[0].help
     );
-    let r = check_tool(&tool("session_summary", "Does a thing."));
+    let r = check_tool(&tool("jira_issue", "Does a thing."));
     assert_eq!(r.lints(), vec![Lint::ToolName]);
     assert!(
-        r.findings[0].help.contains("`get_session_summary`"),
+        r.findings[0].help.contains("`get_jira_issue`"),
         "{}",
         r.findings[0].help
     );
@@ -540,6 +647,20 @@ fn tool_name_syntax_and_verb_first() {
         "fetch_url",
         "check_links",
         "compute_stats",
+        // A namespace first, the verb after it; an object first, the verb after it.
+        "github_create_issue",
+        "slack_post_message",
+        "browser_navigate",
+        "issue_read",
+        // Kebab case is accepted by every client.
+        "get-sum",
+        // No verb, but the last word says what the answer is.
+        "git_status",
+        "directory_tree",
+        "session_summary",
+        // Verbs known by their shape rather than a list.
+        "reindex_documents",
+        "vectorize_text",
         &format!("get_{}", "x".repeat(60)),
     ] {
         let r = check_tool(&tool(name, "Does a thing."));
@@ -587,6 +708,16 @@ fn annotation_conflicts() {
     assert_eq!(with("delete_session", false, true, true), vec![]);
     assert_eq!(with("run_tests", true, false, false), vec![]);
     assert_eq!(with("create_issue", false, false, false), vec![]);
+    // The verb after a namespace or an object.
+    assert_eq!(
+        with("github_delete_issue", true, false, false),
+        vec![Lint::AnnotationConflict]
+    );
+    assert_eq!(
+        with("issue_read", false, true, false),
+        vec![Lint::AnnotationConflict]
+    );
+    assert_eq!(with("issue_read", true, false, false), vec![]);
 }
 
 #[test]
@@ -638,7 +769,7 @@ fn all_violations_of_an_item_are_reported_together() {
         deny_unknown_fields: true,
         ..args(vec![
             Param::new("data", TypeClass::String),
-            opt("status", TypeClass::String, "Job status."),
+            opt("visibility", TypeClass::String, "Who sees the job."),
             opt("verbose", TypeClass::Bool, "More output."),
         ])
     };
@@ -660,7 +791,7 @@ fn render_puts_the_lint_name_first_and_help_last() {
     let r = check_args(&args(vec![opt(
         "provider",
         TypeClass::String,
-        "Only events of this provider.",
+        "Only events of this provider: claude, codex or gemini.",
     )]));
     let text = r.findings[0].render();
     let mut lines = text.lines();

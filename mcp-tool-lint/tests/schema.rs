@@ -153,17 +153,14 @@ fn enum_variants_without_docs_warn() {
         None,
     );
     let messages: Vec<String> = r.findings.iter().map(Finding::render).collect();
-    assert_eq!(
-        r.lints(),
-        vec![Lint::MissingDescription, Lint::MissingDescription],
-        "{messages:#?}"
-    );
+    // `order`'s plain `enum` has nowhere to document a value, and its values say what they
+    // mean: only the value forgotten next to documented ones is a finding.
+    assert_eq!(r.lints(), vec![Lint::MissingDescription], "{messages:#?}");
     assert!(
         messages[0].contains("the values of `direction` have no description: `desc`"),
         "{}",
         messages[0]
     );
-    assert!(messages[1].contains("`asc`, `desc`"), "{}", messages[1]);
 }
 
 #[test]

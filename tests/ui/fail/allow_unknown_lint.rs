@@ -18,7 +18,7 @@ pub struct Info {
 }
 
 /// The newest session.
-#[mcp_tool(name = "session_info", family = "trace", size_hint = "1KB", read_only, allow(toolname = "name fixed by a client"))]
+#[mcp_tool(name = "session", family = "trace", size_hint = "1KB", read_only, allow(toolname = "name fixed by a client"))]
 pub async fn session_info() -> ToolResult<Info> {
     Ok(Info { session_id: String::new() })
 }

@@ -9,7 +9,7 @@ pub struct SessionSummary {
 
 /// The newest session.
 #[mcp_tool(family = "trace", size_hint = "5KB", read_only)]
-pub async fn session_summary() -> ToolResult<SessionSummary> {
+pub async fn session() -> ToolResult<SessionSummary> {
     Ok(SessionSummary { session_id: String::new() })
 }
 

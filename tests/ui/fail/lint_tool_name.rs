@@ -1,4 +1,4 @@
-// A name some clients reject, and a valid one that does not say what the tool does.
+// A name some clients reject, and a valid one that names an object but no action.
 use mcp_tool_core::prelude::*;
 
 #[tool_output]
@@ -14,7 +14,7 @@ pub async fn session_summary_camel() -> ToolResult<SessionSummary> {
 }
 
 /// The newest session.
-#[mcp_tool(name = "session_summary", family = "trace", size_hint = "5KB", read_only)]
+#[mcp_tool(name = "session", family = "trace", size_hint = "5KB", read_only)]
 pub async fn session_summary() -> ToolResult<SessionSummary> {
     Ok(SessionSummary { session_id: String::new() })
 }

@@ -1,0 +1,161 @@
+//! What the rules report: findings, where they point, and the allows that silenced some.
+
+use std::fmt;
+
+use crate::Lint;
+
+/// Where a finding points; the macros map it to a span.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// The arguments struct as a whole.
+    Args,
+    /// `Args::params[i]`.
+    Param(usize),
+    /// The `index`-th allow of `Args::params[p]` (`param: Some(p)`) or of the item
+    /// (`param: None`: `Args::allows` in [`check_args`](crate::check_args), `Tool::allows` in [`check_tool`](crate::check_tool)).
+    Allow {
+        /// The parameter whose allows hold it, or `None` for the item's own.
+        param: Option<usize>,
+        /// Its position in that list of allows.
+        index: usize,
+    },
+    /// The tool's `name`.
+    ToolName,
+    /// The tool's doc comment.
+    ToolDescription,
+    /// The tool's annotations (`read_only`, `destructive`, ...).
+    ToolAnnotations,
+    /// The tool's return type.
+    ToolOutput,
+    /// The tool as a whole.
+    Tool,
+}
+
+/// One broken rule: what is wrong, where, and how to fix it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    /// `None` for an error in the escape hatch itself (unknown lint name, empty reason).
+    pub lint: Option<Lint>,
+    /// What the finding points at.
+    pub target: Target,
+    /// What is wrong, naming the item (without the `[lint_name]` prefix).
+    pub message: String,
+    /// The fix, as a sentence (rendered after `help: `).
+    pub help: String,
+}
+
+impl Finding {
+    /// A finding whose help is the fix followed by how to silence the lint where it fires
+    /// (see [`Finding::silence`]).
+    pub(crate) fn new(
+        lint: Lint,
+        target: Target,
+        message: impl Into<String>,
+        fix: impl Into<String>,
+    ) -> Self {
+        let fix = fix.into();
+        let help = match silence_attribute(lint, target) {
+            Some(attr) => format!("{fix}{SILENCE_JOINER}`{attr}`"),
+            None => fix,
+        };
+        Finding {
+            lint: Some(lint),
+            target,
+            message: message.into(),
+            help,
+        }
+    }
+
+    /// The attribute that silences this finding where it fires, with a reason to fill in
+    /// (`#[arg(allow(mode_toggle = "why"))]`); `None` for errors in the escape hatch itself.
+    /// The help ends with it; a front-end with another way to silence lints (a CLI flag, a
+    /// config file) shows [`Finding::fix`] and its own way instead.
+    pub fn silence(&self) -> Option<String> {
+        self.lint.and_then(|l| silence_attribute(l, self.target))
+    }
+
+    /// The help without the sentence on silencing: the fix alone.
+    pub fn fix(&self) -> &str {
+        self.help
+            .split_once(SILENCE_JOINER)
+            .map_or(self.help.as_str(), |(fix, _)| fix)
+    }
+
+    /// The bracketed name that starts the rendered message.
+    pub fn code(&self) -> &'static str {
+        self.lint.map_or("allow", Lint::name)
+    }
+
+    /// `[lint_name] message` then a blank line and `help: ...`.
+    pub fn render(&self) -> String {
+        format!("[{}] {}\n\nhelp: {}", self.code(), self.message, self.help)
+    }
+}
+
+/// Joins a fix and the silencing attribute in a help.
+const SILENCE_JOINER: &str = "; or, if the design is right here, silence it with a reason: ";
+
+/// Where an allow for a finding on `target` is written: on the field, on the arguments item or
+/// on the tool.
+fn silence_attribute(lint: Lint, target: Target) -> Option<String> {
+    let attr = match target {
+        Target::Param(_) => "arg",
+        Target::Args => "tool_args",
+        Target::ToolName
+        | Target::ToolDescription
+        | Target::ToolAnnotations
+        | Target::ToolOutput
+        | Target::Tool => "mcp_tool",
+        Target::Allow { .. } => return None,
+    };
+    Some(format!("#[{attr}(allow({} = \"why\"))]", lint.name()))
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render())
+    }
+}
+
+/// An `allow(..)` the checks accepted (a known lint, a non-empty reason), with what it
+/// silenced: the check-time record. Reviewers audit it to find allows that are no longer
+/// needed (`suppressed == 0`). The runtime's own record of a silenced lint, kept on every
+/// registered tool, is `mcp_tool_core::args::Exception`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AcceptedAllow {
+    /// The lint it silences.
+    pub lint: Lint,
+    /// Where the allow was written: `Param(i)`, `Args` or `Tool`.
+    pub target: Target,
+    /// The reason given.
+    pub reason: String,
+    /// How many findings it silenced (0: the allow is not needed any more).
+    pub suppressed: usize,
+}
+
+/// The outcome of a check: what is wrong, and which allows silenced what.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Report {
+    /// The findings left after the allows, in a stable order.
+    pub findings: Vec<Finding>,
+    /// The allows that were valid, with how many findings each silenced.
+    pub accepted_allows: Vec<AcceptedAllow>,
+}
+
+impl Report {
+    /// No findings (accepted allows do not count).
+    pub fn is_clean(&self) -> bool {
+        self.findings.is_empty()
+    }
+
+    /// The lints found, in report order (escape-hatch errors are left out).
+    pub fn lints(&self) -> Vec<Lint> {
+        self.findings.iter().filter_map(|f| f.lint).collect()
+    }
+
+    /// Appends another report's findings and allows, e.g. the tool's to the arguments'.
+    pub fn extend(&mut self, other: Report) {
+        self.findings.extend(other.findings);
+        self.accepted_allows.extend(other.accepted_allows);
+    }
+}

@@ -1,0 +1,34 @@
+//! `description_budget`: a tool description over its budget of estimated tokens.
+
+use super::{Rule, ToolCx};
+use crate::{Finding, Lint, Target};
+
+pub(crate) const RULE: Rule = Rule {
+    tool: Some(check),
+    ..Rule::NONE
+};
+
+/// The default `description_budget`, in estimated tokens.
+pub const DEFAULT_DESCRIPTION_BUDGET: usize = 250;
+
+/// Estimated tokens of English text: one per four characters, rounded up. An estimate, so the
+/// lint's message says "estimated"; the runtime measures real responses separately.
+pub fn estimate_tokens(text: &str) -> usize {
+    text.chars().count().div_ceil(4)
+}
+
+fn check(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
+    let Some(doc) = cx.doc else { return };
+    let (name, budget) = (&cx.tool.name, cx.budget);
+    let tokens = estimate_tokens(doc);
+    if tokens > budget {
+        out.push(Finding::new(
+            Lint::DescriptionBudget,
+            Target::ToolDescription,
+            format!(
+                "the description of `{name}` is about {tokens} estimated tokens, over its budget of {budget}: it is sent with every request"
+            ),
+            "keep what a model needs to choose and call the tool; move details into the parameters' docs or the response's `hint`",
+        ));
+    }
+}
