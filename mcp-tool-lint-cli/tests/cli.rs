@@ -223,7 +223,7 @@ fn a_config_in_the_working_directory_allows_per_tool_with_reasons() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("mcp-tool-lint.toml"),
-        "[tools.git_log.allow]\nclosed_domain_string = \"the examples are examples, the values are open\"\n\n[tools.git_nope.allow]\ntool_name = \"a renamed tool\"\n",
+        "[tools.git_log.allow]\nunbounded_limit = \"git caps the log itself\"\n\n[tools.git_nope.allow]\ntool_name = \"a renamed tool\"\n",
     )
     .unwrap();
     let out = run_in(
@@ -235,12 +235,12 @@ fn a_config_in_the_working_directory_allows_per_tool_with_reasons() {
     assert!(
         !lines
             .iter()
-            .any(|l| l.starts_with("git_log/") && l.ends_with("[closed_domain_string]"))
+            .any(|l| l.starts_with("git_log/") && l.ends_with("[unbounded_limit]"))
     );
     assert!(lines.contains(&"git_branch/branch_type [closed_domain_string]".to_string()));
     let allows = report["allows"].as_array().unwrap();
     assert_eq!(allows[0]["tool"], "git_log");
-    assert_eq!(allows[0]["suppressed"], 2);
+    assert_eq!(allows[0]["suppressed"], 1);
     assert_eq!(allows[0]["origin"], "config");
     assert_eq!(allows[1]["suppressed"], 0);
     assert!(

@@ -86,11 +86,11 @@ fn tool_name_repair_passes_the_name_check_itself() {
             .expect("tool_name fires");
         f.fix().to_string()
     };
-    let h = help_for("customerAccount");
+    let h = help_for("customer.account");
     assert!(h.ends_with("e.g. `get_customer_account`"), "{h}");
-    let h = help_for("sessionSummary");
+    let h = help_for("session.summary");
     assert!(h.ends_with("e.g. `session_summary`"), "{h}");
-    let h = help_for("searchEvents");
+    let h = help_for("search events");
     assert!(h.ends_with("e.g. `search_events`"), "{h}");
     let long = format!("x{}", "y".repeat(70));
     let h = help_for(&long);

@@ -602,10 +602,12 @@ fn vague_tool_names() {
 
 #[test]
 fn tool_name_syntax_and_meaning() {
+    // Upper case is sound on the wire and read as words.
+    for name in ["Search", "searchEvents", "API-post-search", "getUser"] {
+        let r = check_tool(&tool(name, "Does a thing."));
+        assert!(!r.lints().contains(&Lint::ToolName), "{name:?}");
+    }
     for name in [
-        "Search",
-        "searchEvents",
-        "API-post-search",
         "_get",
         "9get",
         "get events",
@@ -623,7 +625,7 @@ fn tool_name_syntax_and_meaning() {
             r.lints()
         );
     }
-    let r = check_tool(&tool("searchEvents", "Does a thing."));
+    let r = check_tool(&tool("search.events", "Does a thing."));
     assert!(
         r.findings[0].help.contains("`search_events`"),
         "{}",

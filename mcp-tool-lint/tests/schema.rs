@@ -305,7 +305,7 @@ fn tool_level_lints_run_on_foreign_tools() {
         destructive: true,
         ..Annotations::default()
     };
-    let r = check_schema_tool("Get-Weather", None, annotations, &input, None);
+    let r = check_schema_tool("get.weather", None, annotations, &input, None);
     let mut lints = r.lints();
     lints.sort();
     assert_eq!(

@@ -1,10 +1,11 @@
 //! `tool_name`: a tool name that clients may refuse or rename, or one that says neither what
 //! the tool does nor what it answers.
 //!
-//! Syntax: a lowercase letter, then lowercase letters, digits, `_` or `-`, 64 characters at
-//! most. That is what every major client accepts (OpenAI and Anthropic allow
-//! `^[a-zA-Z0-9_-]{1,64}$`; the MCP specification also allows `.`, which they refuse), minus
-//! upper case, which the same server would otherwise spell two ways.
+//! Syntax: a letter, then letters, digits, `_` or `-`, 64 characters at most. That is what
+//! every major client accepts (OpenAI and Anthropic allow `^[a-zA-Z0-9_-]{1,64}$`; the MCP
+//! specification also allows `.`, which they refuse). Upper case is sound on the wire
+//! (`API-post-search`, `getUser`); a server that mixes spellings is `mcp-tool-lint`'s
+//! catalog-wide `inconsistent_naming`, not a fault of one name.
 //!
 //! Meaning: the name must contain an action or name a report. Any `_`/`-` segment may be the
 //! verb, so namespaced names pass (`github_create_issue`, `slack_post_message`,
@@ -73,7 +74,7 @@ fn check(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
         out.push(Finding::new(
             Lint::ToolName,
             Target::ToolName,
-            format!("`{name}` is not a valid tool name: it must match `^[a-z][a-z0-9_-]{{0,63}}$`"),
+            format!("`{name}` is not a valid tool name: it must match `^[A-Za-z][A-Za-z0-9_-]{{0,63}}$`"),
             format!("use lowercase snake_case that says what the tool does, e.g. `{fixed}`"),
         ));
     } else if !says_what_it_does(name) && !is_vague_tool_name(name) {
@@ -86,19 +87,21 @@ fn check(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
     }
 }
 
-/// `^[a-z][a-z0-9_-]{0,63}$`.
+/// `^[A-Za-z][A-Za-z0-9_-]{0,63}$`.
 pub(crate) fn is_valid_tool_name(name: &str) -> bool {
     let bytes = name.as_bytes();
     !bytes.is_empty()
         && bytes.len() <= 64
-        && bytes[0].is_ascii_lowercase()
+        && bytes[0].is_ascii_alphabetic()
         && bytes
             .iter()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'-'))
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
 }
 
 /// Some segment is a verb, or the last one names a report or a list (see the module doc).
 fn says_what_it_does(name: &str) -> bool {
+    // `snake_case` splits camelCase too, so `getUser` and `API-post-search` read as words.
+    let name = snake_case(name);
     let segments: Vec<&str> = name.split(['_', '-']).filter(|s| !s.is_empty()).collect();
     // A plural reads as the list of those things: `browser_tabs`, `console_messages`.
     let plural = |s: &str| s.len() > 3 && s.ends_with('s') && !s.ends_with("ss");
@@ -118,7 +121,9 @@ mod tests {
         assert!(is_valid_tool_name("get-x"));
         assert!(is_valid_tool_name(&format!("g{}", "e".repeat(63))));
         assert!(!is_valid_tool_name(&format!("g{}", "e".repeat(64))));
-        for bad in ["", "getX", "API-get-users", "files.read", "get x", "tools:search", "créer"] {
+        assert!(is_valid_tool_name("getX"));
+        assert!(is_valid_tool_name("API-get-users"));
+        for bad in ["", "1st_tool", "files.read", "get x", "tools:search", "créer"] {
             assert!(!is_valid_tool_name(bad), "{bad}");
         }
     }

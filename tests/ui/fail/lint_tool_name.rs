@@ -8,7 +8,7 @@ pub struct SessionSummary {
 }
 
 /// The newest session.
-#[mcp_tool(name = "sessionSummary", family = "trace", size_hint = "5KB", read_only)]
+#[mcp_tool(name = "session.summary", family = "trace", size_hint = "5KB", read_only)]
 pub async fn session_summary_camel() -> ToolResult<SessionSummary> {
     Ok(SessionSummary { session_id: String::new() })
 }
