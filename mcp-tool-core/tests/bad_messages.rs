@@ -10,14 +10,10 @@
 use mcp_tool_core::{ToolServer, ToolServerBuilder};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::io::{Lines, ReadHalf, WriteHalf};
 use tokio::net::TcpStream;
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing::{Event, Level, Metadata, Subscriber};
 
 /// The longest any answer may take: they all come at once, this only stops a hang.
 const ANSWER_WITHIN: Duration = Duration::from_secs(10);
@@ -483,69 +479,8 @@ async fn a_last_line_without_its_newline_is_answered() {
     serving.await.unwrap().unwrap();
 }
 
-// ---------------------------------------------------------------------------------------
-// Log capture: `#[tokio::test]` runs everything on the test's thread, where this subscriber
-// is the default.
-
-#[derive(Clone, Default)]
-struct Warnings(Arc<Mutex<Vec<String>>>);
-
-struct Capture {
-    seen: Warnings,
-    _guard: tracing::subscriber::DefaultGuard,
-}
-
-impl Warnings {
-    fn capture() -> Capture {
-        let seen = Warnings::default();
-        let guard = tracing::subscriber::set_default(seen.clone());
-        Capture {
-            seen,
-            _guard: guard,
-        }
-    }
-}
-
-impl Capture {
-    fn assert_logged(&self, start: &str) {
-        let seen = self.seen.0.lock().unwrap();
-        assert!(
-            seen.iter().any(|w| w.starts_with(start)),
-            "{start}: {seen:?}"
-        );
-    }
-}
-
-struct Message(String);
-
-impl Visit for Message {
-    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-        if field.name() == "message" {
-            self.0 = format!("{value:?}");
-        }
-    }
-}
-
-impl Subscriber for Warnings {
-    fn enabled(&self, metadata: &Metadata<'_>) -> bool {
-        *metadata.level() == Level::WARN
-    }
-
-    fn new_span(&self, _: &Attributes<'_>) -> Id {
-        Id::from_u64(1)
-    }
-
-    fn record(&self, _: &Id, _: &Record<'_>) {}
-
-    fn record_follows_from(&self, _: &Id, _: &Id) {}
-
-    fn event(&self, event: &Event<'_>) {
-        let mut message = Message(String::new());
-        event.record(&mut message);
-        self.0.lock().unwrap().push(message.0);
-    }
-
-    fn enter(&self, _: &Id) {}
-
-    fn exit(&self, _: &Id) {}
-}
+// Log capture: `#[tokio::test]` runs everything on the test's thread, where the capturing
+// subscriber is the default.
+#[path = "support/warnings.rs"]
+mod warnings;
+use warnings::Warnings;

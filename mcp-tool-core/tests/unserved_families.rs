@@ -3,10 +3,6 @@
 
 use mcp_tool_core::prelude::*;
 use mcp_tool_core::{ToolServer, UnservedTool};
-use std::sync::{Arc, Mutex};
-use tracing::field::{Field, Visit};
-use tracing::span::{Attributes, Id, Record};
-use tracing::{Event, Level, Metadata, Subscriber};
 
 /// Return the first number.
 #[mcp_tool(name = "get_alpha", family = "alpha", size_hint = "1KB", read_only)]
@@ -131,47 +127,6 @@ fn excluding_an_unknown_family_or_one_that_is_served_fails_the_build() {
     );
 }
 
-/// Runs `f` with a subscriber that keeps the messages of `WARN` events.
-fn with_warnings<T>(f: impl FnOnce() -> T) -> (T, Vec<String>) {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let subscriber = Warnings(seen.clone());
-    let out = tracing::subscriber::with_default(subscriber, f);
-    let warnings = seen.lock().unwrap().clone();
-    (out, warnings)
-}
-
-struct Warnings(Arc<Mutex<Vec<String>>>);
-
-struct Message(String);
-
-impl Visit for Message {
-    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-        if field.name() == "message" {
-            self.0 = format!("{value:?}");
-        }
-    }
-}
-
-impl Subscriber for Warnings {
-    fn enabled(&self, metadata: &Metadata<'_>) -> bool {
-        *metadata.level() == Level::WARN
-    }
-
-    fn new_span(&self, _: &Attributes<'_>) -> Id {
-        Id::from_u64(1)
-    }
-
-    fn record(&self, _: &Id, _: &Record<'_>) {}
-
-    fn record_follows_from(&self, _: &Id, _: &Id) {}
-
-    fn event(&self, event: &Event<'_>) {
-        let mut message = Message(String::new());
-        event.record(&mut message);
-        self.0.lock().unwrap().push(message.0);
-    }
-
-    fn enter(&self, _: &Id) {}
-
-    fn exit(&self, _: &Id) {}
-}
+#[path = "support/warnings.rs"]
+mod warnings;
+use warnings::with_warnings;

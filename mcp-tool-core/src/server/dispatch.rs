@@ -182,7 +182,8 @@ where
     })
 }
 
-fn json_kind(v: &Value) -> &'static str {
+/// "a string", "an object", ...: what a JSON value is, for error messages.
+pub(super) fn json_kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

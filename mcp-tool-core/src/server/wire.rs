@@ -15,6 +15,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use super::dispatch::json_kind;
+
 /// Why a message is not passed on, and to whom the answer goes.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Refusal {
@@ -145,7 +147,7 @@ fn diagnose(bytes: &[u8], decode: serde_json::Error) -> Refusal {
         other => {
             return Refusal::new(
                 ErrorCode::INVALID_REQUEST,
-                format!("a JSON-RPC message is an object, not {}", kind(&other)),
+                format!("a JSON-RPC message is an object, not {}", json_kind(&other)),
             );
         }
     };
@@ -163,10 +165,13 @@ fn diagnose(bytes: &[u8], decode: serde_json::Error) -> Refusal {
             version.map_or("nothing".to_owned(), Value::to_string)
         ),
         (_, Some(method), _) if !method.is_string() => {
-            format!("`method` must be a string, found {}", kind(method))
+            format!("`method` must be a string, found {}", json_kind(method))
         }
         (_, _, Some(id)) if !is_usable_id(id) => {
-            format!("`id` must be a string or an integer, found {}", kind(id))
+            format!(
+                "`id` must be a string or an integer, found {}",
+                json_kind(id)
+            )
         }
         (_, None, _) if !object.contains_key("result") && !object.contains_key("error") => {
             "the message has no `method` (a request or notification) and no `result` or \
@@ -177,7 +182,7 @@ fn diagnose(bytes: &[u8], decode: serde_json::Error) -> Refusal {
             refusal.code = ErrorCode::INVALID_PARAMS.0;
             format!(
                 "invalid `{method}` params: they must be an object, found {}",
-                params.map_or("nothing", kind)
+                params.map_or("nothing", json_kind)
             )
         }
         _ => format!("the message is not a valid JSON-RPC message: {decode}"),
@@ -243,17 +248,6 @@ fn type_error<T: DeserializeOwned>(params: Option<Value>) -> Option<String> {
 
 fn is_usable_id(id: &Value) -> bool {
     id.is_string() || id.is_i64() || id.is_u64()
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]
