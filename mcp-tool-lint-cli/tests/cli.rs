@@ -163,11 +163,11 @@ fn sarif_declares_every_lint_and_locates_results_logically() {
     }
     let param = results
         .iter()
-        .find(|r| r["ruleId"] == "vague_name")
+        .find(|r| r["ruleId"] == "missing_description")
         .unwrap();
     assert_eq!(
         param["locations"][0]["logicalLocations"][0]["fullyQualifiedName"],
-        "search_files/pattern"
+        "directory_tree/excludePatterns"
     );
     assert_eq!(
         param["locations"][0]["logicalLocations"][0]["kind"],
@@ -409,4 +409,21 @@ fn a_stdio_server_is_paged_through_and_dumped() {
     // The dump reads back as the same catalog.
     let again = run(&["--file", dumped.to_str().unwrap(), "--format", "json"]);
     assert_eq!(json_of(&again), report);
+}
+
+#[test]
+fn help_speaks_json_schema_not_rust() {
+    // A server in TypeScript or Python has no `#[arg(..)]` to add and no doc comments: the
+    // help names schema keywords and this tool's own allows.
+    for server in ["filesystem", "everything", "playwright", "git", "fetch"] {
+        let out = super_run_json(server);
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        for f in report["findings"].as_array().unwrap() {
+            let help = f["help"].as_str().unwrap();
+            for rust in ["#[", "Option<", "doc comment", "ToolResult", "serde"] {
+                assert!(!help.contains(rust), "{server}: `{rust}` in {help}");
+            }
+            assert!(help.contains("allow it with a reason"), "{help}");
+        }
+    }
 }

@@ -38,6 +38,7 @@ pub(crate) fn apply_allows(
                     target: at,
                     message: format!("unknown lint `{}` in `allow`", allow.lint),
                     help,
+                    schema_fix: None,
                 });
                 continue;
             };
@@ -50,6 +51,7 @@ pub(crate) fn apply_allows(
                         "say why the design is right here: `allow({} = \"...\")`",
                         lint.name()
                     ),
+                    schema_fix: None,
                 });
                 continue;
             }

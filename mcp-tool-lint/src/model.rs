@@ -110,6 +110,10 @@ pub struct Args {
     pub deny_unknown_fields: bool,
     /// The lints silenced on the whole struct.
     pub allows: Vec<Allow>,
+    /// The description of the tool that takes these arguments, when the front-end knows it
+    /// (the JSON front-end does; `#[tool_args]` sees the struct alone). A parameter the tool's
+    /// description explains needs less of its own.
+    pub tool_description: Option<String>,
 }
 
 impl Args {

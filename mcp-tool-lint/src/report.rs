@@ -40,8 +40,12 @@ pub struct Finding {
     pub target: Target,
     /// What is wrong, naming the item (without the `[lint_name]` prefix).
     pub message: String,
-    /// The fix, as a sentence (rendered after `help: `).
+    /// The fix, as a sentence (rendered after `help: `), in the terms of the Rust macros.
     pub help: String,
+    /// The fix in the terms of a JSON Schema (`enum`, `default`, `maximum`), for servers
+    /// written in any language, where it differs from [`Finding::fix`]; see
+    /// [`Finding::fix_for_schema`].
+    pub schema_fix: Option<String>,
 }
 
 impl Finding {
@@ -63,7 +67,21 @@ impl Finding {
             target,
             message: message.into(),
             help,
+            schema_fix: None,
         }
+    }
+
+    /// The same finding with the fix phrased for a server described by JSON Schema.
+    pub(crate) fn with_schema_fix(mut self, fix: impl Into<String>) -> Self {
+        self.schema_fix = Some(fix.into());
+        self
+    }
+
+    /// The fix for a server that is only a JSON Schema to its reader (`mcp-tool-lint` on any
+    /// server): [`Finding::schema_fix`] where the Rust fix names an attribute or a type, else
+    /// [`Finding::fix`].
+    pub fn fix_for_schema(&self) -> &str {
+        self.schema_fix.as_deref().unwrap_or_else(|| self.fix())
     }
 
     /// The attribute that silences this finding where it fires, with a reason to fill in

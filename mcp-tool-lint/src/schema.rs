@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use crate::rules;
+use crate::rules::{missing_description, pagination_mismatch};
 use crate::{
     Annotations, Args, Finding, Lint, OutputShape, Param, Report, Target, Tool, TypeClass, Variant,
 };
@@ -67,8 +68,8 @@ impl<'a> Schema<'a> {
 
     /// Where a property is documented, as a model reading the schema finds it: its own
     /// `description`; else the schema it refers to (`$ref` to a `$defs` entry with a
-    /// description); else the non-null alternative of an `Option`; else every branch of a
-    /// union, when each has one; else the items of an array; else a `title` that says more
+    /// description); else the non-null alternative of an `Option`; else the branches of a
+    /// union that have one; else the items of an array; else a `title` that says more
     /// than the property's name (pydantic's `"Repo Path"` for `repo_path` says nothing).
     fn documentation(&self, name: &str, v: &'a Value) -> Option<String> {
         self.documentation_at(name, v, 0)
@@ -97,12 +98,14 @@ impl<'a> Schema<'a> {
             let Some(branches) = inner.get(key).and_then(Value::as_array) else {
                 continue;
             };
-            let docs: Option<Vec<String>> = branches
+            // Notion-style `anyOf [documented object, string]`: the string is a JSON-encoded
+            // fallback of the same value, and the documented branch speaks for both.
+            let docs: Vec<String> = branches
                 .iter()
                 .filter(|b| !is_null(self.resolve(b)))
-                .map(|b| self.documentation_at(name, b, depth + 1))
+                .filter_map(|b| self.documentation_at(name, b, depth + 1))
                 .collect();
-            if let Some(docs) = docs.filter(|d| !d.is_empty()) {
+            if !docs.is_empty() {
                 return Some(docs.join(" Or: "));
             }
         }
@@ -333,23 +336,29 @@ pub fn args_from_schema(input_schema: &Value) -> Args {
         params,
         deny_unknown_fields: false,
         allows: Vec::new(),
+        tool_description: None,
     }
 }
 
-/// `Page<T>` as the runtime's envelope advertises it: a `pagination` object (or a bare
-/// `next_cursor`) next to the data.
+/// A page: the runtime's envelope (a `pagination` object) or a token, flag or offset for the
+/// next page next to the data (`next_cursor`, `nextPageToken`, `has_more`, `next_offset`).
 pub fn output_shape(output_schema: Option<&Value>) -> OutputShape {
     let Some(out) = output_schema else {
         return OutputShape::Unknown;
     };
     let s = Schema { root: out };
     let root = s.resolve(out);
+    // FastMCP wraps an answer that is not an object as `{"result": ...}`: often a JSON text
+    // whose shape the schema does not show.
+    if root.get("x-fastmcp-wrap-result").is_some_and(|w| w == true)
+        && root
+            .pointer("/properties/result/type")
+            .is_some_and(|t| t == "string")
+    {
+        return OutputShape::Unknown;
+    }
     let props = root.get("properties").and_then(Value::as_object);
-    let paged = props.is_some_and(|p| {
-        ["pagination", "next_cursor", "nextCursor"]
-            .iter()
-            .any(|k| p.contains_key(*k))
-    });
+    let paged = props.is_some_and(|p| p.keys().any(|k| pagination_mismatch::is_page_marker(k)));
     if paged {
         OutputShape::Page
     } else {
@@ -369,7 +378,10 @@ pub fn check_schema_tool(
     input_schema: &Value,
     output_schema: Option<&Value>,
 ) -> Report {
-    let args = args_from_schema(input_schema);
+    let args = Args {
+        tool_description: description.map(str::to_string),
+        ..args_from_schema(input_schema)
+    };
     let mut report = crate::check_args(&args);
     let output = output_shape(output_schema);
     let tool = Tool {
@@ -378,7 +390,16 @@ pub fn check_schema_tool(
         ..Tool::new(name, description)
     };
     report.extend(rules::check_tool(&tool, crate::DEFAULT_DESCRIPTION_BUDGET));
-    if let Some(f) = crate::check_pagination(args.has_cursor(), output) {
+    // A numbered position (`offset`, `page`) takes back an answer's `next_offset`, but is no
+    // page token of its own: a tool may take a line offset and answer one value.
+    let token = args
+        .params
+        .iter()
+        .any(pagination_mismatch::takes_page_token);
+    let offset = args.params.iter().any(pagination_mismatch::takes_offset);
+    if let Some(f) =
+        pagination_mismatch::check_schema(token || (offset && output == OutputShape::Page), output)
+    {
         report.findings.push(f);
     }
 
@@ -391,6 +412,7 @@ pub fn check_schema_tool(
                 target: Target::Param(i),
                 findings: &mut report.findings,
                 seen: HashSet::new(),
+                tool_description: description,
             };
             let doc = s.documentation(pname, prop);
             walk.nested(pname, prop, 0, true, doc.as_deref());
@@ -403,6 +425,7 @@ pub fn check_schema_tool(
             target: Target::ToolOutput,
             findings: &mut report.findings,
             seen: HashSet::new(),
+            tool_description: description,
         };
         walk.unions("output", out, 0);
     }
@@ -415,6 +438,8 @@ struct Walk<'s, 'a> {
     findings: &'s mut Vec<Finding>,
     /// The schemas on the current path, by address: a recursive type is entered once.
     seen: HashSet<*const Value>,
+    /// The tool's description: it may say what a nested value's name does not.
+    tool_description: Option<&'s str>,
 }
 
 impl<'a> Walk<'_, 'a> {
@@ -441,29 +466,33 @@ impl<'a> Walk<'_, 'a> {
             && let TypeClass::Enum { variants } =
                 documented_by_mention(self.schema.type_class("", v), doc)
         {
-            let undocumented: Vec<&str> = variants
-                .iter()
-                .filter(|x| x.description.as_deref().is_none_or(|d| d.trim().is_empty()))
-                .map(|x| x.name.as_str())
-                .collect();
-            if !undocumented.is_empty() {
-                self.findings.push(Finding::new(
-                    Lint::MissingDescription,
-                    self.target,
-                    format!(
-                        "the values of `{path}` have no description: {}",
-                        undocumented
-                            .iter()
-                            .map(|u| format!("`{u}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    "add a doc comment on each enum variant saying when to choose it",
-                ));
+            let forgotten = missing_description::forgotten_values(&variants, doc);
+            if !forgotten.is_empty() {
+                self.findings.push(
+                    Finding::new(
+                        Lint::MissingDescription,
+                        self.target,
+                        format!(
+                            "the values of `{path}` have no description: {}",
+                            forgotten
+                                .iter()
+                                .map(|u| format!("`{u}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        missing_description::VALUES_FIX,
+                    )
+                    .with_schema_fix(missing_description::VALUES_SCHEMA_FIX),
+                );
             }
         }
         self.union(path, inner);
         if let Some(props) = inner.get("properties").and_then(Value::as_object) {
+            let required: Vec<&str> = inner
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
             for (name, prop) in props {
                 // A tagged variant's tag (`"detail_level": {"const": "turns"}`) leaves the model
                 // nothing to choose: the branch's own description says what it means.
@@ -472,13 +501,32 @@ impl<'a> Walk<'_, 'a> {
                 }
                 let child = format!("{path}.{name}");
                 let child_doc = self.schema.documentation(name, prop);
-                if child_doc.as_deref().is_none_or(|d| d.trim().is_empty()) {
+                let undocumented = child_doc.as_deref().is_none_or(|d| d.trim().is_empty());
+                let absence_open = !required.contains(&name.as_str())
+                    && !self
+                        .schema
+                        .unwrap_option(prop)
+                        .get("default")
+                        .is_some_and(|d| !d.is_null())
+                    && !prop.get("default").is_some_and(|d| !d.is_null())
+                    && primary_type(self.schema.unwrap_option(prop)) != Some("boolean");
+                if undocumented
+                    && let Some(why) = missing_description::unexplained_name(
+                        &child,
+                        absence_open,
+                        self.tool_description,
+                    )
+                {
                     self.findings.push(Finding::new(
                         Lint::MissingDescription,
                         self.target,
-                        format!("`{child}` has no description"),
-                        format!("add a doc comment on the field `{name}` saying what the value is"),
-                    ));
+                        why,
+                        format!(
+                            "add a doc comment on the field `{name}` saying what the value is, and what an absent value means"
+                        ),
+                    ).with_schema_fix(format!(
+                        "give `{name}` a `description`: what the value is, and what an absent value means"
+                    )));
                 }
                 self.nested(&child, prop, depth + 1, false, child_doc.as_deref());
             }
@@ -561,6 +609,8 @@ impl<'a> Walk<'_, 'a> {
                     branches.len()
                 ),
                 fix,
+            ).with_schema_fix(
+                "give every branch a property that names it (a `const` tag such as `\"kind\": {\"const\": \"...\"}`, or a key only that branch requires)",
             ));
         }
     }
@@ -571,12 +621,27 @@ impl<'a> Walk<'_, 'a> {
 /// different), or a property whose `const` or `enum` values differ per branch (internally or
 /// adjacently tagged).
 fn discriminated(branches: &[&Value]) -> bool {
-    if branches.iter().all(|b| unit_variant(b).is_some()) {
+    // A free object (`{"type": "object"}` with no properties) takes whatever the others do
+    // not, and a branch repeated takes nothing new: neither is a shape to tell apart.
+    let mut distinct: Vec<&Value> = Vec::new();
+    for b in branches {
+        let free = primary_type(b) == Some("object")
+            && b.get("properties").is_none()
+            && b.get("additionalProperties") != Some(&Value::Bool(false));
+        if !free && !distinct.contains(b) {
+            distinct.push(b);
+        }
+    }
+    let branches = distinct.as_slice();
+    if branches.len() < 2 || branches.iter().all(|b| unit_variant(b).is_some()) {
+        return true;
+    }
+    if keyed_by_required_property(branches) {
         return true;
     }
     // Branches of different JSON types (a string or an array of them) name themselves: the
     // value's own type says which one was sent.
-    let types: Option<Vec<&str>> = branches.iter().map(|b| primary_type(b)).collect();
+    let types: Option<Vec<&str>> = branches.iter().map(|b| json_type(b)).collect();
     if let Some(types) = types
         && types.iter().collect::<HashSet<_>>().len() == types.len()
     {
@@ -636,6 +701,45 @@ fn discriminated(branches: &[&Value]) -> bool {
 }
 
 /// The values a tag property takes: its `const`, or its `enum` list.
+/// A branch's JSON type: its `type`, or `object` for properties or a union without one
+/// (`{"oneOf": [{$ref}, ...]}` of objects, which the branch's own check tells apart).
+fn json_type(v: &Value) -> Option<&str> {
+    primary_type(v).or_else(|| {
+        let nested =
+            v.get("properties").is_some() || ["oneOf", "anyOf"].iter().any(|k| v.get(*k).is_some());
+        nested.then_some("object")
+    })
+}
+
+/// Object branches that each require a property no other branch requires (`page_id` against
+/// `database_id`): the key present names the branch, as an external tag would.
+fn keyed_by_required_property(branches: &[&Value]) -> bool {
+    let props = |b: &Value| -> HashSet<String> {
+        b.get("required")
+            .and_then(Value::as_array)
+            .map(|r| {
+                r.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    branches.iter().enumerate().all(|(i, b)| {
+        let required = b.get("required").and_then(Value::as_array);
+        required
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .any(|key| {
+                branches
+                    .iter()
+                    .enumerate()
+                    .all(|(j, other)| i == j || !props(other).contains(key))
+            })
+    })
+}
+
 fn tag_values(v: &Value) -> Option<Vec<String>> {
     if let Some(c) = v.get("const") {
         return Some(vec![value_text(c)]);

@@ -356,12 +356,23 @@ fn mode_toggle_names_the_response_shape() {
 
 #[test]
 fn missing_description_on_params_and_tools() {
+    // A name that says what it holds needs no description; one that could hold anything, an
+    // optional value whose absence means nothing stated, and a blank doc on those, do.
+    silent(Param::new("query", TypeClass::String));
+    silent(Param::new("repo_path", TypeClass::String));
     fires(
-        Param::new("query", TypeClass::String),
+        Param::new("target", TypeClass::String),
         "missing_description",
     );
     fires(
-        param("query", TypeClass::String, "   \n "),
+        Param {
+            required: false,
+            ..Param::new("since", TypeClass::String)
+        },
+        "missing_description",
+    );
+    fires(
+        param("resourceType", TypeClass::String, "   \n "),
         "missing_description",
     );
     let documented_values = TypeClass::Enum {

@@ -179,7 +179,7 @@ fn nested_properties_without_docs_warn_with_their_path() {
                     "until": {"type": "string"},
                     "tags": {"type": "array", "items": {"$ref": "#/$defs/Tag"}, "description": "Tags."},
                     "parent": {"anyOf": [{"$ref": "#/$defs/Filter"}, {"type": "null"}], "description": "Recursive."},
-                    "kind": {"type": "string", "enum": ["a", "b"], "description": "Kind."}
+                    "kind": {"description": "Kind.", "oneOf": [{"const": "a", "description": "The first."}, {"const": "b"}]}
                 }
             },
             "Tag": {"type": "object", "properties": {"label": {"type": "string"}}}
@@ -198,11 +198,13 @@ fn nested_properties_without_docs_warn_with_their_path() {
         "{messages:#?}"
     );
     assert!(
-        messages.contains(&"`filter.until` has no description"),
+        messages.contains(
+            &"`filter.until` is optional and has no description: nothing says what leaving it out does"
+        ),
         "{messages:#?}"
     );
     assert!(
-        messages.contains(&"`filter.tags[].label` has no description"),
+        messages.contains(&"`filter.tags[].label` is optional and has no description: nothing says what leaving it out does"),
         "{messages:#?}"
     );
     assert!(
@@ -217,9 +219,10 @@ fn nested_properties_without_docs_warn_with_their_path() {
 
 #[test]
 fn an_untagged_output_union_warns_and_tagged_ones_do_not() {
+    // Both shapes require `text`: nothing present tells a hit from a miss.
     let defs = json!({
         "Hit": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
-        "Miss": {"type": "object", "properties": {"reason": {"type": "string"}}, "required": ["reason"]}
+        "Miss": {"type": "object", "properties": {"text": {"type": "string"}, "reason": {"type": "string"}}, "required": ["text"]}
     });
     let untagged = json!({
         "type": "object",
@@ -392,8 +395,43 @@ fn a_title_that_only_recases_the_name_is_no_description() {
     assert_eq!(
         messages,
         [
-            "`maxCount` has no description",
-            "`repo_path` has no description"
+            "`maxCount` is optional and has no description: nothing says what leaving it out does",
+            "`repo_path` is optional and has no description: nothing says what leaving it out does"
+        ]
+    );
+}
+
+#[test]
+fn branches_keyed_by_a_required_property_are_discriminated() {
+    let input = json!({
+        "type": "object",
+        "properties": {"parent": {"description": "Where the page goes.", "oneOf": [
+            {"type": "object", "properties": {"page_id": {"type": "string", "description": "Page."}}, "required": ["page_id"]},
+            {"type": "object", "properties": {"database_id": {"type": "string", "description": "Database."}}, "required": ["database_id"]}
+        ]}},
+        "required": ["parent"]
+    });
+    assert_eq!(findings_of(&input), vec![]);
+}
+
+#[test]
+fn names_that_say_what_they_hold_need_no_description() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "repo_path": {"type": "string"},
+            "context_lines": {"type": "integer", "default": 3},
+            "target": {"type": "string"},
+            "base_branch": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null}
+        },
+        "required": ["repo_path", "target"]
+    });
+    let messages: Vec<String> = findings_of(&input).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(
+        messages,
+        [
+            "`base_branch` is optional and has no description: nothing says what leaving it out does",
+            "`target` has no description, and its name does not say what it holds"
         ]
     );
 }
@@ -409,8 +447,18 @@ fn plain_enum_values_named_in_the_description_are_documented() {
             "keys": {"type": "array", "items": {"enum": ["Alt", "Shift"]}, "description": "Hold Alt or Shift."}
         }
     });
+    // `format`'s doc names `png` (its default) and not `jpeg`: a plain list whose values say
+    // what they are, not a value forgotten next to documented ones.
+    assert_eq!(findings_of(&input), vec![]);
+    let own_docs = json!({
+        "type": "object",
+        "properties": {"format": {"description": "Image format.", "oneOf": [
+            {"const": "png", "description": "Lossless."},
+            {"const": "jpeg"}
+        ]}}
+    });
     assert_eq!(
-        findings_of(&input),
+        findings_of(&own_docs),
         vec![(
             Lint::MissingDescription,
             "the values of `format` have no description: `jpeg`".to_string()

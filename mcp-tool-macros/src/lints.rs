@@ -80,6 +80,8 @@ fn check_fields(
         params,
         deny_unknown_fields: deny_unknown_fields.is_some(),
         allows: model_allows(&args.allows),
+        // `#[tool_args]` sees the struct alone, not the tool that takes it.
+        tool_description: None,
     };
     for finding in lint::check_args(&model).findings {
         // A doc the macro cannot read is an error of its own already.
@@ -138,6 +140,7 @@ fn check_tag(args: &ArgsItem, tag: &syn::LitStr, variants: &[Variant], errors: &
         params: vec![tag_param],
         deny_unknown_fields,
         allows: model_allows(&args.allows),
+        tool_description: None,
     };
     for finding in lint::check_args(&model).findings {
         let span = match finding.target {

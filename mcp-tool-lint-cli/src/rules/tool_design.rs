@@ -48,12 +48,18 @@ pub fn check(tool: &Value) -> Vec<Finding> {
                 Target::Param(i) => params.get(i).map(|p| p.name.clone()),
                 _ => None,
             };
+            // The fix in schema terms, and this tool's way to silence it instead of the
+            // macros' `#[arg(allow(..))]`: the server may not be written in Rust.
+            let help = format!(
+                "{}; or, if the design is right here, allow it with a reason: `[tools.{name}.allow] {lint} = \"why\"` in mcp-tool-lint.toml (`--allow {lint}` for every tool)",
+                f.fix_for_schema()
+            );
             Some(Finding {
                 lint,
                 tools: vec![name.to_string()],
                 param,
                 message: f.message,
-                help: f.help,
+                help,
             })
         })
         .collect()

@@ -24,7 +24,7 @@ fn check(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
             Target::ToolAnnotations,
             format!("`{name}` is both `read_only` and `destructive`: a read-only tool modifies nothing, so it cannot destroy anything"),
             "remove `destructive` if the tool only reads, or `read_only` if it modifies state",
-        ));
+        ).with_schema_fix("set `destructiveHint: false` if the tool only reads, or `readOnlyHint: false` if it modifies state"));
     }
     if a.read_only && is_write_verb(first) {
         out.push(Finding::new(
@@ -32,7 +32,7 @@ fn check(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
             Target::ToolAnnotations,
             format!("`{name}` is marked `read_only` but its verb `{first}` modifies state"),
             format!("remove `read_only` (and say `destructive` if `{first}` deletes or overwrites), or rename the tool if it only reads"),
-        ));
+        ).with_schema_fix(format!("set `readOnlyHint: false` (and `destructiveHint: true` if `{first}` deletes or overwrites), or rename the tool if it only reads")));
     }
     if a.destructive && !a.read_only && is_read_verb(first) {
         out.push(Finding::new(
@@ -40,6 +40,6 @@ fn check(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
             Target::ToolAnnotations,
             format!("`{name}` is marked `destructive` but its verb `{first}` only reads"),
             "replace `destructive` with `read_only`, or rename the tool after what it destroys",
-        ));
+        ).with_schema_fix("set `readOnlyHint: true` and `destructiveHint: false`, or rename the tool after what it destroys"));
     }
 }

@@ -75,7 +75,9 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
         format!(
             "declare the values as an enum so the schema lists them: `#[tool_args] pub enum {ty} {{ {variants} }}` and `{name}: {wrap}`"
         ),
-    ));
+    ).with_schema_fix(format!(
+        "list the values in the schema: `\"enum\": [...]` on `{name}` (or on its items), each value described"
+    )));
 }
 
 /// How much a parameter's name says about its values.

@@ -17,6 +17,14 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
     let Some(c) = cx.doc.and_then(|d| coupling(d, name, &siblings)) else {
         return;
     };
+    let schema_fix = match &c.other {
+        Some(other) => format!(
+            "split the tool so that `{name}` belongs only to the tool it applies to; or make the cases a `oneOf` of objects told apart by a `const` `{other}`, with `{name}` only in the case it applies to"
+        ),
+        None => format!(
+            "split the tool so that `{name}` belongs only to the tool it applies to; or make the cases a `oneOf` of objects told apart by a `const` tag, with `{name}` only in the case it applies to"
+        ),
+    };
     let help = match &c.other {
         Some(other) => {
             let other_is_enum = cx
@@ -53,7 +61,7 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
             ),
         },
         help,
-    ));
+    ).with_schema_fix(schema_fix));
 }
 
 /// Phrases that by themselves make a parameter conditional on something else.
@@ -107,7 +115,13 @@ const COUPLING_PHRASES: &[&str] = &[
     "must accompany",
     "must be set together",
     "must be given together",
-    "only supported",
+    // "The only supported value is" states a value, not a dependency.
+    "only supported when",
+    "only supported with",
+    "only supported for",
+    "only supported if",
+    "only supported by",
+    "supported only",
     "only used by",
     "used only by",
     "only used for",
@@ -157,6 +171,13 @@ const CONDITION_CUES: &[&str] = &[
     "needed when",
     "needed if",
     "needed whenever",
+    // A value read off another parameter when unset ("inferred from the filename extension"):
+    // the two can contradict each other.
+    "inferred from",
+    "derived from",
+    "deduced from",
+    "determined by",
+    "guessed from",
 ];
 
 #[derive(Debug, Clone, PartialEq)]

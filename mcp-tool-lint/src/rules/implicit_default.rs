@@ -57,7 +57,9 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
         cx.target,
         format!("`{name}` has a default the schema does not show: {why}"),
         help,
-    ));
+    ).with_schema_fix(format!(
+        "declare it in the schema: `\"default\": {value}` on `{name}`, so clients and validators see the value the server applies"
+    )));
 }
 
 /// Finds a default stated in prose and returns its value. Two kinds of statement count:

@@ -26,7 +26,9 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
             cx.target,
             format!("`{name}` sets a page size but has no maximum: a model can ask for everything at once"),
             format!("bound it: `{attr}`, with a maximum that keeps a page within the tool's size_hint"),
-        ));
+        ).with_schema_fix(format!(
+            "bound it: declare a `maximum` for `{name}` in the schema (e.g. 100) that keeps a page within what a model can read, and enforce it"
+        )));
     }
 }
 

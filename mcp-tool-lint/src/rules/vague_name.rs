@@ -3,7 +3,7 @@
 
 use super::{ParamCx, Rule, ToolCx};
 use crate::text::identifiers::segments;
-use crate::{Finding, Lint, Target};
+use crate::{Finding, Lint, Target, TypeClass};
 
 pub(crate) const RULE: Rule = Rule {
     param: Some(check_param),
@@ -14,7 +14,7 @@ pub(crate) const RULE: Rule = Rule {
 fn check_param(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
     let name = &cx.param.name;
     if let Some(suggestion) = vague_param_name(name)
-        && !made_precise(name, cx.doc, cx.names)
+        && !made_precise(cx)
     {
         out.push(Finding::new(
             Lint::VagueName,
@@ -123,10 +123,16 @@ const PATTERN_SYNTAXES: &[&[&str]] = &[
 ];
 
 /// A vague name that its context makes precise: `value` next to the `name` or `selector` it
-/// is the value of, `x` next to `y`, a `pattern` whose doc names one syntax.
-fn made_precise(name: &str, doc: Option<&str>, names: &[&str]) -> bool {
-    let lower = name.to_ascii_lowercase();
+/// is the value of, `x` next to `y`, a `pattern` whose doc (or the tool's) names one syntax,
+/// documented `data` that is an object (a drag-and-drop's MIME type to value map: the schema
+/// shows it is no text, where a string `data` could be a URL as well as the content).
+fn made_precise(cx: &ParamCx<'_>) -> bool {
+    let names = cx.names;
+    let lower = cx.param.name.to_ascii_lowercase();
     let has = |other: &str| names.iter().any(|n| n.eq_ignore_ascii_case(other));
+    if lower == "data" && cx.param.ty == TypeClass::Object && cx.doc.is_some() {
+        return true;
+    }
     match lower.as_str() {
         "value" | "val" => names.iter().any(|n| {
             let n = n.to_ascii_lowercase();
@@ -136,18 +142,24 @@ fn made_precise(name: &str, doc: Option<&str>, names: &[&str]) -> bool {
         }),
         "x" => has("y"),
         "y" => has("x"),
-        "pattern" => doc.is_some_and(|d| {
-            let d = d.to_ascii_lowercase();
-            PATTERN_SYNTAXES
-                .iter()
-                .filter(|words| words.iter().any(|w| d.contains(w)))
-                .count()
-                == 1
-                // "Regex or text": a plain-text alternative makes it ambiguous again.
-                && !d.contains(" or text")
-        }),
+        "pattern" => {
+            let own = cx.doc.map(names_one_syntax);
+            own.unwrap_or_else(|| cx.args.tool_description.as_deref().is_some_and(names_one_syntax))
+        }
         _ => false,
     }
+}
+
+/// Whether a doc names exactly one pattern syntax.
+fn names_one_syntax(doc: &str) -> bool {
+    let d = doc.to_ascii_lowercase();
+    PATTERN_SYNTAXES
+        .iter()
+        .filter(|words| words.iter().any(|w| d.contains(w)))
+        .count()
+        == 1
+        // "Regex or text": a plain-text alternative makes it ambiguous again.
+        && !d.contains(" or text")
 }
 
 /// Tool-name segments that say nothing about what the tool does.

@@ -9,8 +9,10 @@ pub enum Detail {
     Summary,
     /// One entry per turn.
     Turns {
+        /// Most turns to return.
         #[arg(default = 20, min = 1, max = 50)]
         max_turns: u32,
+        until: Option<String>,
     },
     Steps {
         /// Index of the turn, from 0.
