@@ -502,14 +502,13 @@ impl<'a> Walk<'_, 'a> {
                 let child = format!("{path}.{name}");
                 let child_doc = self.schema.documentation(name, prop);
                 let undocumented = child_doc.as_deref().is_none_or(|d| d.trim().is_empty());
+                let inner_prop = self.schema.unwrap_option(prop);
+                let shown_default = [prop, inner_prop]
+                    .iter()
+                    .any(|v| v.get("default").is_some_and(|d| !d.is_null()));
                 let absence_open = !required.contains(&name.as_str())
-                    && !self
-                        .schema
-                        .unwrap_option(prop)
-                        .get("default")
-                        .is_some_and(|d| !d.is_null())
-                    && !prop.get("default").is_some_and(|d| !d.is_null())
-                    && primary_type(self.schema.unwrap_option(prop)) != Some("boolean");
+                    && !shown_default
+                    && primary_type(inner_prop) != Some("boolean");
                 if undocumented
                     && let Some(why) = missing_description::unexplained_name(
                         &child,
