@@ -97,7 +97,21 @@ pub fn expand(tool: &CheckedTool) -> TokenStream {
             }
         });
 
+    // Everything the registration needs lives in one anonymous const, so that the only items
+    // the attribute adds are that const and a marker. A tool is registered as a free fn: inside
+    // an `impl` block neither item is allowed, and rustc's complaint about the marker names
+    // the fix instead of a cascade about unresolved paths.
+    let marker = format_ident!(
+        "{}_is_registered_as_a_free_fn_so_move_it_out_of_the_impl_block",
+        fn_ident,
+        span = fn_ident.span()
+    );
     quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types, dead_code)]
+        struct #marker;
+
+        const _: () = {
         #[doc(hidden)]
         #[allow(non_snake_case)]
         fn #call_ident(mut __inv: #p::Invocation) -> #p::BoxFuture<#p::Result<#p::Output, #p::ToolError>> {
@@ -136,5 +150,6 @@ pub fn expand(tool: &CheckedTool) -> TokenStream {
                 line: ::core::line!(),
             }
         }
+        };
     }
 }
