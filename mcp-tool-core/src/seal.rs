@@ -240,6 +240,25 @@ impl SigningKeys {
     }
 }
 
+/// The payload of a sealed token, read without checking its seal: for code that runs after
+/// [`SigningKeys::open`] accepted the same token (the runtime opens a cursor before the tool
+/// deserializes it). Never trust what this returns on its own.
+///
+/// # Errors
+///
+/// [`SealError::Malformed`] when the text is not a sealed token of this format.
+pub fn payload_unverified(token: &str) -> Result<Vec<u8>, SealError> {
+    let bytes = URL_SAFE_NO_PAD
+        .decode(token.trim())
+        .map_err(|_| SealError::Malformed)?;
+    match bytes.as_slice() {
+        [VERSION, id_len, rest @ ..] if rest.len() >= usize::from(*id_len) + TAG_LEN => {
+            Ok(rest[usize::from(*id_len)..rest.len() - TAG_LEN].to_vec())
+        }
+        _ => Err(SealError::Malformed),
+    }
+}
+
 /// Why a token was not opened.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SealError {
