@@ -52,6 +52,7 @@ pub struct ToolServerBuilder {
     http: HttpSettings,
     max_message_bytes: usize,
     pub(super) signing_keys: crate::seal::SigningKeys,
+    pub(super) stateless_http: bool,
 }
 
 impl Default for ToolServerBuilder {
@@ -73,6 +74,7 @@ impl Default for ToolServerBuilder {
             http: HttpSettings::default(),
             max_message_bytes: Self::DEFAULT_MAX_MESSAGE_BYTES,
             signing_keys: crate::seal::SigningKeys::default(),
+            stateless_http: false,
         }
     }
 }
@@ -393,6 +395,7 @@ impl ToolServerBuilder {
                 http: self.http,
                 max_message_bytes: self.max_message_bytes,
                 signing_keys: self.signing_keys,
+                stateless_http: self.stateless_http,
             }),
         })
     }

@@ -9,6 +9,7 @@ mod handler;
 mod http_compat;
 mod http_guard;
 mod signing;
+mod stateless_http;
 pub(crate) mod transport;
 mod wire;
 
@@ -65,6 +66,7 @@ struct Inner {
     http: http_guard::HttpSettings,
     max_message_bytes: usize,
     signing_keys: crate::seal::SigningKeys,
+    stateless_http: bool,
 }
 
 /// A tool with everything computed once at build time, so calls do no schema work.
