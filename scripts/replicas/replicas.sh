@@ -15,7 +15,8 @@
 # Usage: scripts/replicas/replicas.sh --quick     CI: debug build, short runs (< 60 s once built)
 #        scripts/replicas/replicas.sh             full: release build, SECONDS-long runs
 # Env:   RUN_SECONDS (default 20, quick 4), CONNECTIONS (16), REPLICAS (3), PROFILE (debug|release),
-#        KEEP=1 keeps the work dir (logs, nginx.conf).
+#        KEEP=1 keeps the work dir (logs, nginx.conf); UPSTREAM_KEEPALIVE=N gives nginx a pool of
+#        N kept-alive connections per worker to the replicas (faster; the kill check then fails).
 # Needs python3 and nginx (installed with apt-get when missing; needs root).
 set -euo pipefail
 
@@ -110,10 +111,13 @@ start_balancer() {
     for p in "$@"; do servers+="        server 127.0.0.1:$p max_fails=1 fail_timeout=10s;"$'\n'; done
     [[ $(id -u) == 0 ]] && user="user root;"
     python3 - "$HERE/nginx.conf.in" "$dir/nginx.conf" "$dir" "$port" "$user" "$servers" <<'EOF'
-import sys
+import os, sys
 template, out, d, port, user, servers = sys.argv[1:]
 text = open(template).read()
-for k, v in {"@DIR@": d, "@PORT@": port, "@USER@": user, "@SERVERS@": servers.rstrip("\n")}.items():
+keepalive = os.environ.get("UPSTREAM_KEEPALIVE", "")
+keepalive = f"        keepalive {keepalive};" if keepalive else ""
+for k, v in {"@DIR@": d, "@PORT@": port, "@USER@": user, "@SERVERS@": servers.rstrip("\n"),
+             "@KEEPALIVE@": keepalive}.items():
     text = text.replace(k, v)
 open(out, "w").write(text)
 EOF
