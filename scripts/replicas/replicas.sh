@@ -12,7 +12,7 @@
 # The full mode also measures the same load through the balancer with one replica, then three,
 # without a kill, for docs/benchmarks.md.
 #
-# Usage: scripts/replicas/replicas.sh --quick     CI: debug build, short runs (< 60 s once built)
+# Usage: scripts/replicas/replicas.sh --quick     CI: debug build, short runs (~20 s once built)
 #        scripts/replicas/replicas.sh             full: release build, SECONDS-long runs
 # Env:   RUN_SECONDS (default 20, quick 4), CONNECTIONS (16), REPLICAS (3), PROFILE (debug|release),
 #        KEEP=1 keeps the work dir (logs, nginx.conf); UPSTREAM_KEEPALIVE=N gives nginx a pool of
@@ -45,10 +45,17 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 # --- binaries ------------------------------------------------------------------------------
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
-cargo_flags=(-q -p mcp-tool-examples --bin hello_tools --bin mcp_load -p agtrace-tools --bin agtrace)
-[[ $PROFILE == release ]] && cargo_flags+=(--release)
-echo "== cargo build ($PROFILE): hello_tools, mcp_load, agtrace"
-(cd "$ROOT" && cargo build "${cargo_flags[@]}")
+if [[ $PROFILE == release ]]; then
+    echo "== cargo build --release: hello_tools, mcp_load, agtrace"
+    (cd "$ROOT" && cargo build -q --release -p mcp-tool-examples --bin hello_tools --bin mcp_load \
+        -p agtrace-tools --bin agtrace)
+else
+    # The binaries `cargo test --workspace` builds (it builds every bin of a package with
+    # integration tests), with its feature set: nothing to do right after it, as in CI.
+    echo "== cargo test --workspace --no-run (debug binaries: hello_tools, mcp_load, agtrace)"
+    (cd "$ROOT" && cargo test -q --workspace --no-run > /dev/null 2>&1) \
+        || { echo "the build failed: see cargo test --workspace --no-run" >&2; exit 1; }
+fi
 BIN=$TARGET/$PROFILE
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/replicas.XXXXXX")
