@@ -6,8 +6,8 @@
 //!
 //! Run: `cargo run -p mcp-tool-examples --bin hello_tools` (speaks MCP on stdin/stdout).
 
-use mcp_tool_core::ToolServer;
 use mcp_tool_core::prelude::*;
+use mcp_tool_core::{ToolServer, ToolServerBuilder};
 use std::sync::Mutex;
 
 /// Where a task stands.
@@ -199,6 +199,11 @@ pub async fn archive_done_tasks(board: &Board, ctx: &ToolContext) -> ToolResult<
 
 /// The server `hello_tools` serves; tests build the same one in-process.
 pub fn server() -> ToolServer {
+    builder().build().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`server`]'s builder, for settings of the binary's own (signing keys, stateless HTTP).
+pub fn builder() -> ToolServerBuilder {
     ToolServer::builder()
         .name("hello_tools")
         .version(env!("CARGO_PKG_VERSION"))
@@ -207,8 +212,6 @@ pub fn server() -> ToolServer {
         .families(["board"])
         // The crate also links the conformance tools, which their own server serves.
         .exclude_families(["conformance"])
-        .build()
-        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[cfg(test)]

@@ -51,6 +51,8 @@ pub struct ToolServerBuilder {
     schema_profile: SchemaProfile,
     http: HttpSettings,
     max_message_bytes: usize,
+    pub(super) signing_keys: crate::seal::SigningKeys,
+    pub(super) stateless_http: bool,
 }
 
 impl Default for ToolServerBuilder {
@@ -71,6 +73,8 @@ impl Default for ToolServerBuilder {
             schema_profile: SchemaProfile::default(),
             http: HttpSettings::default(),
             max_message_bytes: Self::DEFAULT_MAX_MESSAGE_BYTES,
+            signing_keys: crate::seal::SigningKeys::default(),
+            stateless_http: false,
         }
     }
 }
@@ -390,6 +394,8 @@ impl ToolServerBuilder {
                 client_limits: self.client_limits,
                 http: self.http,
                 max_message_bytes: self.max_message_bytes,
+                signing_keys: self.signing_keys,
+                stateless_http: self.stateless_http,
             }),
         })
     }

@@ -90,7 +90,7 @@ impl ToolServer {
             .paginated
             .then(|| cursor::fingerprint(&arguments, &prepared.defaults, &prepared.parameters));
         if let (Some(fp), Some(Value::String(text))) = (&fingerprint, arguments.get("cursor"))
-            && let Err(e) = cursor::verify(text, def.name, fp)
+            && let Err(e) = cursor::verify(self.signing_keys(), text, def.name, fp)
         {
             return envelope::failure(&e);
         }
@@ -122,7 +122,9 @@ impl ToolServer {
                 }
                 let next = output.page.as_ref().and_then(|p| p.next.clone());
                 let next_cursor = match (next, &fingerprint) {
-                    (Some(position), Some(fp)) => Some(cursor::encode(def.name, fp, position)),
+                    (Some(position), Some(fp)) => {
+                        Some(cursor::encode(self.signing_keys(), def.name, fp, position))
+                    }
                     _ => None,
                 };
                 envelope::success(output, next_cursor, warnings, budget)

@@ -101,6 +101,8 @@ impl ToolServer {
             .with_allowed_origins(settings.allowed_origins.iter().cloned())
             // The body was read and checked within `limits` before rmcp sees it.
             .with_max_request_body_bytes(limits.max_bytes);
+        // Replicas (server/stateless_http.rs): no sessions, so any replica answers any POST.
+        config = super::stateless_http::configure(config, self.inner.stateless_http);
         if settings.allowed_origins.is_empty() {
             // rmcp reads an empty list as "no check"; here it means no browser origin at all.
             config = config.enforce_origin_validation();

@@ -1,5 +1,7 @@
 //! `agtrace serve`: index what changed, then serve over stdio or streamable HTTP.
 
+mod replicas;
+
 use super::{Failure, Roots, open_store, refresh};
 use agtrace_tools::store::TraceStore;
 use std::net::SocketAddr;
@@ -13,12 +15,18 @@ pub struct ServeArgs {
     /// Seconds between background re-indexes, so sessions still being written show up.
     #[arg(long, default_value_t = 30)]
     refresh_secs: u64,
+    /// Replicas behind a load balancer: the cursor keys and stateless HTTP (docs/replicas.md).
+    #[command(flatten)]
+    replicas: replicas::ReplicaArgs,
 }
 
 pub async fn run(roots: &Roots, args: ServeArgs) -> Result<(), Failure> {
+    let replicas = args.replicas.check()?;
     let store = open_store(roots.config())?;
     refresh(&store).await?;
-    let server = agtrace_tools::server::build(store.clone())?;
+    let server = replicas
+        .apply(agtrace_tools::server::builder(store.clone()))
+        .build()?;
     if args.refresh_secs > 0 {
         tokio::spawn(keep_fresh(store, Duration::from_secs(args.refresh_secs)));
     }
