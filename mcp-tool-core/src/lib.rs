@@ -22,6 +22,7 @@ mod page;
 pub mod provider_rules;
 pub mod registry;
 pub mod schema;
+pub mod seal;
 mod server;
 mod state;
 pub mod testing;

@@ -51,6 +51,7 @@ pub struct ToolServerBuilder {
     schema_profile: SchemaProfile,
     http: HttpSettings,
     max_message_bytes: usize,
+    pub(super) signing_keys: crate::seal::SigningKeys,
 }
 
 impl Default for ToolServerBuilder {
@@ -71,6 +72,7 @@ impl Default for ToolServerBuilder {
             schema_profile: SchemaProfile::default(),
             http: HttpSettings::default(),
             max_message_bytes: Self::DEFAULT_MAX_MESSAGE_BYTES,
+            signing_keys: crate::seal::SigningKeys::default(),
         }
     }
 }
@@ -390,6 +392,7 @@ impl ToolServerBuilder {
                 client_limits: self.client_limits,
                 http: self.http,
                 max_message_bytes: self.max_message_bytes,
+                signing_keys: self.signing_keys,
             }),
         })
     }

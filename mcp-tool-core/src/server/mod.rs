@@ -8,6 +8,7 @@ mod framing;
 mod handler;
 mod http_compat;
 mod http_guard;
+mod signing;
 pub(crate) mod transport;
 mod wire;
 
@@ -63,6 +64,7 @@ struct Inner {
     client_limits: crate::client_limits::ClientLimits,
     http: http_guard::HttpSettings,
     max_message_bytes: usize,
+    signing_keys: crate::seal::SigningKeys,
 }
 
 /// A tool with everything computed once at build time, so calls do no schema work.
