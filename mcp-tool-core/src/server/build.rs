@@ -52,6 +52,7 @@ pub struct ToolServerBuilder {
     http: HttpSettings,
     max_message_bytes: usize,
     pub(super) signing_keys: crate::seal::SigningKeys,
+    pub(super) list_caching: super::eras::ListCaching,
 }
 
 impl Default for ToolServerBuilder {
@@ -73,6 +74,7 @@ impl Default for ToolServerBuilder {
             http: HttpSettings::default(),
             max_message_bytes: Self::DEFAULT_MAX_MESSAGE_BYTES,
             signing_keys: crate::seal::SigningKeys::default(),
+            list_caching: Default::default(),
         }
     }
 }
@@ -393,6 +395,7 @@ impl ToolServerBuilder {
                 http: self.http,
                 max_message_bytes: self.max_message_bytes,
                 signing_keys: self.signing_keys,
+                list_caching: self.list_caching,
             }),
         })
     }

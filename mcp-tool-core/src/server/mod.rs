@@ -3,11 +3,13 @@
 pub(crate) mod answer_check;
 mod build;
 pub(crate) mod dispatch;
+mod eras;
 mod families;
 mod framing;
 mod handler;
 mod http_compat;
 mod http_guard;
+pub(crate) mod input_required;
 mod signing;
 pub(crate) mod transport;
 mod wire;
@@ -65,6 +67,7 @@ struct Inner {
     http: http_guard::HttpSettings,
     max_message_bytes: usize,
     signing_keys: crate::seal::SigningKeys,
+    list_caching: eras::ListCaching,
 }
 
 /// A tool with everything computed once at build time, so calls do no schema work.
