@@ -273,7 +273,7 @@ fn elicitation_summary(answer: Elicitation<serde_json::Map<String, serde_json::V
 
 /// A postal address.
 #[tool_args]
-#[schemars(rename = "address")]
+#[schemars(rename = "address", extend("$anchor" = "addressDef"))]
 pub struct Address {
     /// Street and number.
     pub street: Option<String>,
@@ -281,16 +281,42 @@ pub struct Address {
     pub city: Option<String>,
 }
 
-/// Arguments whose schema uses `$defs`/`$ref` and `additionalProperties: false`.
+/// How the person wants to be contacted.
+#[tool_args]
+#[derive(Debug, Clone, Copy)]
+pub enum ContactMethod {
+    /// By phone: `phone` is required.
+    Phone,
+    /// By email: `email` is required.
+    Email,
+}
+
+/// Arguments whose schema uses `$defs`/`$ref`/`$anchor`, `additionalProperties: false`, and
+/// the composition and conditional keywords of SEP-2106: a phone or an email is required, and
+/// the one `contactMethod` names.
 #[tool_args(allow(
-    false_strictness = "the conformance suite checks that `additionalProperties: false` survives tools/list"
+    false_strictness = "the conformance suite checks that `additionalProperties: false` survives tools/list",
+    hidden_coupling = "the conformance suite checks that if/then/else survive tools/list: the coupling is in the schema"
 ))]
 #[serde(deny_unknown_fields)]
+#[schemars(extend(
+    "allOf" = [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+    "if" = {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+    "then" = {"required": ["phone"]},
+    "else" = {"required": ["email"]}
+))]
 pub struct SchemaFeaturesArgs {
     /// A person's name.
     pub name: Option<String>,
     /// Where the person lives.
     pub address: Option<Address>,
+    /// How the person wants to be contacted.
+    #[serde(rename = "contactMethod")]
+    pub contact_method: Option<ContactMethod>,
+    /// Phone number.
+    pub phone: Option<String>,
+    /// Email address.
+    pub email: Option<String>,
 }
 
 /// Echo a name and address, to show that JSON Schema 2020-12 input schemas (`$schema`,
@@ -487,6 +513,22 @@ pub async fn test_logging_tool(ctx: &ToolContext) -> ToolResult<Content> {
         ctx.info(message).await;
     }
     Ok(Content::new().text("Logging tool executed"))
+}
+
+/// What `echo_region` repeats; `region` is mirrored into the `Mcp-Param-Region` header.
+#[tool_args]
+pub struct RegionArgs {
+    /// The region name, e.g. "us-west1"; 2026-07-28 clients also send it as the
+    /// `Mcp-Param-Region` header, which a load balancer can route on.
+    #[schemars(extend("x-mcp-header" = "Region"))]
+    pub region: String,
+}
+
+/// Repeat the region it was given. Its `region` argument is mirrored into an HTTP header
+/// (SEP-2243 `x-mcp-header`), which the server checks against the body.
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only)]
+pub async fn echo_region(args: RegionArgs) -> ToolResult<Content> {
+    Ok(Content::new().text(format!("Region: {}", args.region)))
 }
 
 /// The server `conformance_server` serves; tests build the same one in-process.

@@ -144,6 +144,7 @@ fn owned_tools() -> Vec<&'static str> {
 /// a tool error; a test checks it covers exactly the server's tools.
 fn suite_calls() -> Vec<(&'static str, Value, bool)> {
     vec![
+        ("echo_region", json!({"region": "eu-west1"}), false),
         ("json_schema_2020_12_tool", json!({"name": "Ada"}), false),
         ("test_audio_content", json!({}), false),
         (
@@ -216,7 +217,7 @@ async fn every_suite_tool_is_listed_and_the_2020_12_schema_survives() {
     let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
     names.sort();
     assert_eq!(names, owned_tools());
-    assert_eq!(names.len(), 24);
+    assert_eq!(names.len(), 25);
     assert!(
         tools
             .iter()
@@ -232,6 +233,15 @@ async fn every_suite_tool_is_listed_and_the_2020_12_schema_survives() {
         "https://json-schema.org/draft/2020-12/schema"
     );
     assert_eq!(schema["additionalProperties"], false);
+    // SEP-2106 (2026-07-28): composition, conditional and `$anchor` keywords survive.
+    assert_eq!(
+        schema["allOf"],
+        json!([{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}])
+    );
+    assert_eq!(schema["then"], json!({"required": ["phone"]}));
+    assert_eq!(schema["else"], json!({"required": ["email"]}));
+    assert!(schema["if"].is_object());
+    assert_eq!(schema["$defs"]["address"]["$anchor"], json!("addressDef"));
     // Nullable as `anyOf`, the spelling Inspector `--strict` accepts (not a `type` array).
     assert_eq!(
         schema["$defs"]["address"]["properties"]["city"]["anyOf"],
