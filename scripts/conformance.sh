@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance, npm) against
-# examples' `conformance_server`, one scenario at a time, and exits non-zero if any fails.
+# examples' `conformance_server`, one scenario at a time, then both protocol eras with the
+# newer suites (scripts/conformance-eras.sh), and exits non-zero if any in-scope check fails.
 #
 # Needs cargo, node and npm (registry access for the one package). Reads no standard input.
 # CONFORMANCE_PROFILE=release builds the server optimized (default: debug, faster to build).
@@ -127,7 +128,16 @@ echo
 echo "=== conformance summary (suite $SUITE_VERSION) ==="
 printf '%s\n' "${summary[@]}"
 echo "total: $passed/${#SCENARIOS[@]} scenarios passed"
+status=0
 if [[ ${#failed_names[@]} -gt 0 ]]; then
   echo "failed: ${failed_names[*]}"
-  exit 1
+  status=1
 fi
+
+# Both protocol eras with the newer suites (latest 0.1.x for 2025-11-25, the 0.2 pre-release
+# for 2026-07-28), on Node 24: see scripts/conformance-eras.sh.
+kill "$server_pid" 2>/dev/null || true
+wait "$server_pid" 2>/dev/null || true
+server_pid=""
+SERVER_BIN=$server_bin "$root/scripts/conformance-eras.sh" || status=1
+exit "$status"

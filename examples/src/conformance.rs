@@ -10,7 +10,7 @@
 
 use mcp_tool_core::content::Role;
 use mcp_tool_core::prelude::*;
-use mcp_tool_core::{Elicitation, SamplingRequest, SchemaProfile, ToolServer};
+use mcp_tool_core::{ClientCapability, Elicitation, SamplingRequest, SchemaProfile, ToolServer};
 use serde_json::json;
 use std::time::Duration;
 
@@ -273,7 +273,7 @@ fn elicitation_summary(answer: Elicitation<serde_json::Map<String, serde_json::V
 
 /// A postal address.
 #[tool_args]
-#[schemars(rename = "address")]
+#[schemars(rename = "address", extend("$anchor" = "addressDef"))]
 pub struct Address {
     /// Street and number.
     pub street: Option<String>,
@@ -281,16 +281,42 @@ pub struct Address {
     pub city: Option<String>,
 }
 
-/// Arguments whose schema uses `$defs`/`$ref` and `additionalProperties: false`.
+/// How the person wants to be contacted.
+#[tool_args]
+#[derive(Debug, Clone, Copy)]
+pub enum ContactMethod {
+    /// By phone: `phone` is required.
+    Phone,
+    /// By email: `email` is required.
+    Email,
+}
+
+/// Arguments whose schema uses `$defs`/`$ref`/`$anchor`, `additionalProperties: false`, and
+/// the composition and conditional keywords of SEP-2106: a phone or an email is required, and
+/// the one `contactMethod` names.
 #[tool_args(allow(
-    false_strictness = "the conformance suite checks that `additionalProperties: false` survives tools/list"
+    false_strictness = "the conformance suite checks that `additionalProperties: false` survives tools/list",
+    hidden_coupling = "the conformance suite checks that if/then/else survive tools/list: the coupling is in the schema"
 ))]
 #[serde(deny_unknown_fields)]
+#[schemars(extend(
+    "allOf" = [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+    "if" = {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+    "then" = {"required": ["phone"]},
+    "else" = {"required": ["email"]}
+))]
 pub struct SchemaFeaturesArgs {
     /// A person's name.
     pub name: Option<String>,
     /// Where the person lives.
     pub address: Option<Address>,
+    /// How the person wants to be contacted.
+    #[serde(rename = "contactMethod")]
+    pub contact_method: Option<ContactMethod>,
+    /// Phone number.
+    pub phone: Option<String>,
+    /// Email address.
+    pub email: Option<String>,
 }
 
 /// Echo a name and address, to show that JSON Schema 2020-12 input schemas (`$schema`,
@@ -306,6 +332,203 @@ pub async fn json_schema_2020_12_tool(args: SchemaFeaturesArgs) -> ToolResult<Co
         .address
         .map(|a| json!({"street": a.street, "city": a.city}));
     Ok(Content::new().text(json!({"name": args.name, "address": address}).to_string()))
+}
+
+// The 2026-07-28 revision's tools (SEP-2322 `input_required` rounds, SEP-2575 stateless
+// diagnostics). They ask through the same `ToolContext` methods as the tools above; in that
+// revision each question the client has not answered ends the round, under the key the suite
+// expects (`ctx.ask(key)`).
+
+/// The one-field form `{name: string}` several input-required tools show.
+fn name_form(field: &str) -> serde_json::Value {
+    json!({
+        "type": "object",
+        "properties": {field: {"type": "string"}},
+        "required": [field]
+    })
+}
+
+/// The accepted content's `field` as text, or the user's action when they did not accept.
+fn field_or_action(
+    answer: Elicitation<serde_json::Map<String, serde_json::Value>>,
+    field: &str,
+) -> String {
+    let action = answer.action();
+    answer
+        .accepted()
+        .and_then(|content| {
+            content
+                .get(field)
+                .and_then(|v| v.as_str())
+                .map(str::to_owned)
+        })
+        .unwrap_or_else(|| format!("({action})"))
+}
+
+/// Ask the user's name in a form (key `user_name`) and greet them.
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only, open_world)]
+pub async fn test_input_required_result_elicitation(ctx: &ToolContext) -> ToolResult<Content> {
+    let answer = ctx
+        .ask("user_name")
+        .elicit_with_schema("What is your name?", name_form("name"))
+        .await?;
+    Ok(Content::new().text(format!("Hello, {}!", field_or_action(answer, "name"))))
+}
+
+/// Ask the client's model for the capital of France (key `capital_question`) and return its
+/// answer.
+#[mcp_tool(family = "conformance", size_hint = "2KB", read_only, open_world)]
+pub async fn test_input_required_result_sampling(ctx: &ToolContext) -> ToolResult<Content> {
+    let answer = ctx
+        .ask("capital_question")
+        .sample(SamplingRequest::user("What is the capital of France?").max_tokens(100))
+        .await?;
+    Ok(Content::new().text(format!("LLM response: {}", answer.text())))
+}
+
+/// List the client's roots (key `client_roots`) and name them.
+#[mcp_tool(family = "conformance", size_hint = "2KB", read_only, open_world)]
+pub async fn test_input_required_result_list_roots(ctx: &ToolContext) -> ToolResult<Content> {
+    let roots = ctx.ask("client_roots").list_roots().await?;
+    // Roots are deprecated by SEP-2577 for the revision after 2026-07-28; this one still has them.
+    #[allow(deprecated)]
+    let uris: Vec<&str> = roots.iter().map(|r| r.uri.as_str()).collect();
+    Ok(Content::new().text(format!("Client roots: {}", uris.join(", "))))
+}
+
+/// Ask for a confirmation (key `confirm`); the sealed request state carries the round.
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only, open_world)]
+pub async fn test_input_required_result_request_state(ctx: &ToolContext) -> ToolResult<Content> {
+    let form = json!({
+        "type": "object",
+        "properties": {"ok": {"type": "boolean"}},
+        "required": ["ok"]
+    });
+    let answer = ctx
+        .ask("confirm")
+        .elicit_with_schema("Please confirm", form)
+        .await?;
+    let ok = answer
+        .accepted()
+        .and_then(|content| content.get("ok").and_then(|v| v.as_bool()));
+    // Reaching this line means the request state opened: its seal and binding held.
+    Ok(Content::new().text(format!("state-ok: confirmed={ok:?}")))
+}
+
+/// Ask for a name, a model's greeting and the client's roots in one round.
+#[mcp_tool(family = "conformance", size_hint = "2KB", read_only, open_world)]
+pub async fn test_input_required_result_multiple_inputs(ctx: &ToolContext) -> ToolResult<Content> {
+    let (name, greeting, roots) = tokio::join!(
+        ctx.ask("user_name")
+            .elicit_with_schema("What is your name?", name_form("name")),
+        ctx.ask("greeting")
+            .sample(SamplingRequest::user("Generate a greeting").max_tokens(50)),
+        ctx.ask("client_roots").list_roots(),
+    );
+    let (name, greeting, roots) = (name?, greeting?, roots?);
+    Ok(Content::new().text(format!(
+        "{} {} ({} roots)",
+        greeting.text(),
+        field_or_action(name, "name"),
+        roots.len()
+    )))
+}
+
+/// Ask a name, then, in a second round, a favorite color.
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only, open_world)]
+pub async fn test_input_required_result_multi_round(ctx: &ToolContext) -> ToolResult<Content> {
+    let name = ctx
+        .ask("step1")
+        .elicit_with_schema("Step 1: What is your name?", name_form("name"))
+        .await?;
+    let color = ctx
+        .ask("step2")
+        .elicit_with_schema("Step 2: What is your favorite color?", name_form("color"))
+        .await?;
+    Ok(Content::new().text(format!(
+        "{} likes {}",
+        field_or_action(name, "name"),
+        field_or_action(color, "color")
+    )))
+}
+
+/// Ask for a confirmation; a request state that was altered is refused.
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only, open_world)]
+pub async fn test_input_required_result_tampered_state(ctx: &ToolContext) -> ToolResult<Content> {
+    let form =
+        json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]});
+    let answer = ctx
+        .ask("confirm")
+        .elicit_with_schema("Please confirm", form)
+        .await?;
+    Ok(Content::new().text(format!("Confirmation: {}", answer.action())))
+}
+
+/// Ask only what the client declared it can answer: a model completion and/or a form.
+#[mcp_tool(family = "conformance", size_hint = "2KB", read_only, open_world)]
+pub async fn test_input_required_result_capabilities(ctx: &ToolContext) -> ToolResult<Content> {
+    let mut said = Vec::new();
+    if ctx.client_supports(ClientCapability::Sampling) {
+        let answer = ctx
+            .ask("sampling")
+            .sample(SamplingRequest::user("Say hello").max_tokens(20))
+            .await?;
+        said.push(answer.text());
+    }
+    if ctx.client_supports(ClientCapability::Elicitation) {
+        let answer = ctx
+            .ask("elicitation")
+            .elicit_with_schema("What is your name?", name_form("name"))
+            .await?;
+        said.push(field_or_action(answer, "name"));
+    }
+    Ok(Content::new().text(format!("Answers: {}", said.join("; "))))
+}
+
+/// Ask the client's model without checking that the client can answer: a client that did not
+/// declare `sampling` gets `-32021` (2026-07-28) or a `client_capability_missing` tool error.
+#[mcp_tool(family = "conformance", size_hint = "2KB", read_only, open_world)]
+pub async fn test_missing_capability(ctx: &ToolContext) -> ToolResult<Content> {
+    let answer = ctx
+        .sample(SamplingRequest::user("Say hello").max_tokens(20))
+        .await?;
+    Ok(Content::new().text(answer.text()))
+}
+
+/// Ask the user a question while the call runs: in the 2026-07-28 revision the question goes
+/// out in the call's result, never as a request of its own on the response stream.
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only, open_world)]
+pub async fn test_streaming_elicitation(ctx: &ToolContext) -> ToolResult<Content> {
+    ctx.progress(0.0, Some(1.0), Some("asking")).await;
+    let answer = ctx
+        .elicit_with_schema("What is your name?", name_form("name"))
+        .await?;
+    Ok(Content::new().text(format!("Hello, {}!", field_or_action(answer, "name"))))
+}
+
+/// Log three info messages (sent only when the request asked for logs), then confirm.
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only)]
+pub async fn test_logging_tool(ctx: &ToolContext) -> ToolResult<Content> {
+    for message in ["started", "working", "done"] {
+        ctx.info(message).await;
+    }
+    Ok(Content::new().text("Logging tool executed"))
+}
+
+/// What `echo_region` repeats; `region` is mirrored into the `Mcp-Param-Region` header.
+#[tool_args]
+pub struct RegionArgs {
+    /// The region name, e.g. "us-west1"; 2026-07-28 clients also send it as the
+    /// `Mcp-Param-Region` header, which a load balancer can route on.
+    #[schemars(extend("x-mcp-header" = "Region"))]
+    pub region: String,
+}
+
+/// Repeat the region it was given. Its `region` argument is mirrored into an HTTP header
+/// (SEP-2243 `x-mcp-header`), which the server checks against the body.
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only)]
+pub async fn echo_region(args: RegionArgs) -> ToolResult<Content> {
+    Ok(Content::new().text(format!("Region: {}", args.region)))
 }
 
 /// The server `conformance_server` serves; tests build the same one in-process.

@@ -140,29 +140,55 @@ fn owned_tools() -> Vec<&'static str> {
 }
 
 /// The suite's tools (its names are fixed by the suite) with arguments for one call each,
-/// sorted; a test checks it covers exactly the server's tools.
-fn suite_calls() -> Vec<(&'static str, Value)> {
+/// sorted, and whether a session-era client that can sample and elicit but has no roots gets
+/// a tool error; a test checks it covers exactly the server's tools.
+fn suite_calls() -> Vec<(&'static str, Value, bool)> {
     vec![
-        ("json_schema_2020_12_tool", json!({"name": "Ada"})),
-        ("test_audio_content", json!({})),
-        ("test_elicitation", json!({"message": "Who are you?"})),
-        ("test_elicitation_sep1034_defaults", json!({})),
-        ("test_elicitation_sep1330_enums", json!({})),
-        ("test_embedded_resource", json!({})),
-        ("test_error_handling", json!({})),
-        ("test_image_content", json!({})),
-        ("test_multiple_content_types", json!({})),
-        ("test_sampling", json!({"prompt": "Say hi."})),
-        ("test_simple_text", json!({})),
-        ("test_tool_with_logging", json!({})),
-        ("test_tool_with_progress", json!({})),
+        ("echo_region", json!({"region": "eu-west1"}), false),
+        ("json_schema_2020_12_tool", json!({"name": "Ada"}), false),
+        ("test_audio_content", json!({}), false),
+        (
+            "test_elicitation",
+            json!({"message": "Who are you?"}),
+            false,
+        ),
+        ("test_elicitation_sep1034_defaults", json!({}), false),
+        ("test_elicitation_sep1330_enums", json!({}), false),
+        ("test_embedded_resource", json!({}), false),
+        ("test_error_handling", json!({}), true),
+        ("test_image_content", json!({}), false),
+        ("test_input_required_result_capabilities", json!({}), false),
+        ("test_input_required_result_elicitation", json!({}), false),
+        // No `roots` capability: `client_capability_missing`.
+        ("test_input_required_result_list_roots", json!({}), true),
+        ("test_input_required_result_multi_round", json!({}), false),
+        (
+            "test_input_required_result_multiple_inputs",
+            json!({}),
+            true,
+        ),
+        ("test_input_required_result_request_state", json!({}), false),
+        ("test_input_required_result_sampling", json!({}), false),
+        (
+            "test_input_required_result_tampered_state",
+            json!({}),
+            false,
+        ),
+        ("test_logging_tool", json!({}), false),
+        ("test_missing_capability", json!({}), false),
+        ("test_multiple_content_types", json!({}), false),
+        ("test_sampling", json!({"prompt": "Say hi."}), false),
+        ("test_simple_text", json!({}), false),
+        ("test_streaming_elicitation", json!({}), false),
+        ("test_tool_with_logging", json!({}), false),
+        ("test_tool_with_progress", json!({}), false),
     ]
 }
 
 #[tokio::test]
 async fn the_suite_table_covers_the_servers_tools_and_every_call_is_answered() {
     let calls = suite_calls();
-    let names: Vec<&str> = calls.iter().map(|(name, _)| *name).collect();
+    let names: Vec<&str> = calls.iter().map(|(name, _, _)| *name).collect();
     assert_eq!(
         names,
         owned_tools(),
@@ -172,12 +198,12 @@ async fn the_suite_table_covers_the_servers_tools_and_every_call_is_answered() {
         json!({"username": "ada", "email": "ada@example.com"}),
     ))
     .await;
-    for (name, args) in calls {
+    for (name, args, fails) in calls {
         let result = call(&service, name, args).await;
         assert!(!result.content.is_empty(), "`{name}` answered no content");
         assert_eq!(
             result.is_error,
-            Some(name == "test_error_handling"),
+            Some(fails),
             "`{name}`: {:?}",
             result.content
         );
@@ -191,7 +217,7 @@ async fn every_suite_tool_is_listed_and_the_2020_12_schema_survives() {
     let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
     names.sort();
     assert_eq!(names, owned_tools());
-    assert_eq!(names.len(), 13);
+    assert_eq!(names.len(), 25);
     assert!(
         tools
             .iter()
@@ -207,6 +233,15 @@ async fn every_suite_tool_is_listed_and_the_2020_12_schema_survives() {
         "https://json-schema.org/draft/2020-12/schema"
     );
     assert_eq!(schema["additionalProperties"], false);
+    // SEP-2106 (2026-07-28): composition, conditional and `$anchor` keywords survive.
+    assert_eq!(
+        schema["allOf"],
+        json!([{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}])
+    );
+    assert_eq!(schema["then"], json!({"required": ["phone"]}));
+    assert_eq!(schema["else"], json!({"required": ["email"]}));
+    assert!(schema["if"].is_object());
+    assert_eq!(schema["$defs"]["address"]["$anchor"], json!("addressDef"));
     // Nullable as `anyOf`, the spelling Inspector `--strict` accepts (not a `type` array).
     assert_eq!(
         schema["$defs"]["address"]["properties"]["city"]["anyOf"],

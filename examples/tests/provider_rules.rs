@@ -18,6 +18,9 @@ async fn check(server: mcp_tool_core::ToolServer, input_rules: &[(&str, Rules)])
         let input = Value::Object((*tool.input_schema).clone());
         for (rules, check) in input_rules {
             for p in check(&input) {
+                if is_sep2106_fixture(&tool.name, &p) {
+                    continue;
+                }
                 problems.push(format!("{} input, {rules}: {p}", tool.name));
             }
         }
@@ -28,6 +31,13 @@ async fn check(server: mcp_tool_core::ToolServer, input_rules: &[(&str, Rules)])
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The 2026-07-28 suite checks that `json_schema_2020_12_tool` keeps SEP-2106's root `allOf`
+/// (its fixture schema), which OpenAI and Anthropic refuse at the top level: that one finding
+/// is the fixture's, not a design slip; every other one still counts.
+fn is_sep2106_fixture(tool: &str, problem: &str) -> bool {
+    tool == "json_schema_2020_12_tool" && problem == "root: `allOf` at the top level"
 }
 
 #[tokio::test]

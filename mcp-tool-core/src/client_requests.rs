@@ -1,8 +1,15 @@
 //! Requests a tool makes to the client through its `ToolContext`: sampling and elicitation.
 //!
-//! Both are server-to-client requests: they need a client that declared the capability at
-//! `initialize`. A tool asks anyway and gets a [`ToolError`] with a stable code when it cannot
-//! be served, so the model reads why instead of a transport failure:
+//! They work in both protocol eras. Up to revision 2025-11-25 they are server-to-client
+//! requests sent while the call runs, and need a client that declared the capability at
+//! `initialize`. From revision 2026-07-28 on, there are no server-to-client requests: a
+//! question the client has not answered yet ends the call with an `input_required` result, and
+//! the tool is run again, from the start, with the client's answers (see
+//! [`ToolContext::ask`] and docs/protocol-eras.md). Work done before the first question is
+//! done again in each round, so ask first, then act.
+//!
+//! A tool asks anyway and gets a [`ToolError`] with a stable code when it cannot be served, so
+//! the model reads why instead of a transport failure:
 //!
 //! | code | when |
 //! | --- | --- |
@@ -11,6 +18,10 @@
 //! | `invalid_client_response` | the client's answer does not fit what was asked (accepted form data that fails the form's type or bounds) |
 //! | `invalid_elicitation_schema` | the form cannot be expressed as an MCP elicitation schema (a bug in the tool) |
 //! | `timeout` | the client did not answer within the time given |
+//! | `input_required` | (2026-07-28) the client has not answered yet: return the error with `?`; the call is answered with the question and run again with the answer |
+//!
+//! In the 2026-07-28 era a missing capability is answered with the protocol error `-32021`
+//! (MissingRequiredClientCapability) that revision requires, rather than a tool error.
 //!
 //! ```no_run
 //! use mcp_tool_core::prelude::*;
@@ -35,9 +46,10 @@
 use crate::args::ToolArgs;
 use crate::context::ToolContext;
 use crate::error::{ToolError, ToolResult};
+use crate::server::input_required::InputRound;
 use rmcp::model::{
-    ClientResult, ElicitRequest, ElicitRequestParams, ElicitationAction, PrimitiveSchemaDefinition,
-    ServerRequest,
+    ClientResult, ElicitRequest, ElicitRequestParams, ElicitationAction, InputRequest,
+    ListRootsRequest, ListRootsResult, PrimitiveSchemaDefinition, ServerRequest,
 };
 use rmcp::{Peer, ServiceError};
 use serde::Serialize;
@@ -46,7 +58,7 @@ use std::time::Duration;
 
 pub use rmcp::model::{
     ContextInclusion, CreateMessageRequestParams, CreateMessageResult, ElicitationSchema,
-    ModelHint, ModelPreferences, SamplingMessage,
+    ModelHint, ModelPreferences, Root, SamplingMessage,
 };
 
 /// The error codes of client requests (see the module docs).
@@ -60,6 +72,9 @@ pub mod codes {
     pub const INVALID_CLIENT_RESPONSE: &str = "invalid_client_response";
     /// The form cannot be expressed as an MCP elicitation schema: a bug in the tool.
     pub const INVALID_ELICITATION_SCHEMA: &str = "invalid_elicitation_schema";
+    /// (2026-07-28) The client has not answered this question yet; the call ends with an
+    /// `input_required` result and runs again with the answer. Return it with `?`.
+    pub const INPUT_REQUIRED: &str = "input_required";
 }
 
 /// A `sampling/createMessage` request: the conversation to complete and how.
@@ -234,6 +249,8 @@ pub enum ClientCapability {
     Sampling,
     /// Elicitation with a form (`mode: "form"`, the default mode).
     Elicitation,
+    /// `roots/list`: the folders or files the client exposes.
+    Roots,
 }
 
 impl ClientCapability {
@@ -243,6 +260,7 @@ impl ClientCapability {
         match self {
             Self::Sampling => "sampling",
             Self::Elicitation => "elicitation",
+            Self::Roots => "roots",
         }
     }
 
@@ -250,53 +268,56 @@ impl ClientCapability {
         match self {
             Self::Sampling => "sampling/createMessage",
             Self::Elicitation => "elicitation/create",
+            Self::Roots => "roots/list",
+        }
+    }
+
+    /// The prefix of the keys given to this kind's unnamed questions.
+    fn key_prefix(self) -> &'static str {
+        match self {
+            Self::Sampling => "sample",
+            Self::Elicitation => "elicit",
+            Self::Roots => "roots",
         }
     }
 }
 
-impl ToolContext {
-    /// Whether the connected client declared `capability` at `initialize`. False outside an
-    /// MCP session.
-    pub fn client_supports(&self, capability: ClientCapability) -> bool {
-        let Some(info) = self.peer().and_then(Peer::peer_info) else {
-            return false;
-        };
-        let caps = &info.capabilities;
-        match capability {
-            ClientCapability::Sampling => caps.sampling.is_some(),
-            // A capability that names no mode means form mode (2025-06-18 clients).
-            ClientCapability::Elicitation => caps
-                .elicitation
-                .as_ref()
-                .is_some_and(|e| e.form.is_some() || e.url.is_none()),
-        }
-    }
+/// Questions to the client under a key the tool chooses; see [`ToolContext::ask`].
+#[derive(Clone, Copy)]
+pub struct Ask<'a> {
+    context: &'a ToolContext,
+    key: Option<&'a str>,
+}
 
-    /// Asks the client's model to complete a conversation (`sampling/createMessage`).
-    pub async fn sample(&self, request: SamplingRequest) -> ToolResult<Sampled> {
+impl Ask<'_> {
+    /// [`ToolContext::sample`] under this key.
+    pub async fn sample(self, request: SamplingRequest) -> ToolResult<Sampled> {
         let timeout = request.timeout;
         let result = self
-            .send(ClientCapability::Sampling, request.params, timeout)
+            .context
+            .send(
+                self.key,
+                ClientCapability::Sampling,
+                request.params,
+                timeout,
+            )
             .await?;
         Ok(Sampled { result })
     }
 
-    /// `sampling/createMessage` with parameters built by hand.
+    /// [`ToolContext::create_message`] under this key.
     pub async fn create_message(
-        &self,
+        self,
         params: CreateMessageRequestParams,
     ) -> ToolResult<CreateMessageResult> {
-        self.send(ClientCapability::Sampling, params, None).await
+        self.context
+            .send(self.key, ClientCapability::Sampling, params, None)
+            .await
     }
 
-    /// Asks the user to fill in a form described by a `#[tool_args]` struct
-    /// (`elicitation/create`): field docs become the field descriptions, `#[arg(default)]` the
-    /// defaults (SEP-1034), `#[arg(min, max)]` the bounds, and an enum field a choice list,
-    /// titled by its variants' doc comments (SEP-1330). An optional `Vec` of an enum is a
-    /// multi-select. Accepted data is checked like tool arguments; data that fails is
-    /// `invalid_client_response` with the field's path.
+    /// [`ToolContext::elicit`] under this key.
     pub async fn elicit<T: ToolArgs>(
-        &self,
+        self,
         message: impl Into<String>,
     ) -> ToolResult<Elicitation<T>> {
         let schema = form_schema(crate::args::input_schema::<T>())?;
@@ -318,13 +339,9 @@ impl ToolContext {
         }
     }
 
-    /// Asks the user to fill in a form given as an MCP elicitation schema: a flat object of
-    /// string, number, integer, boolean and enum properties, with `default`s, titled enums
-    /// (`oneOf` of `const`/`title`), legacy `enumNames`, and multi-select arrays. Pass a
-    /// `serde_json::Value` or an [`ElicitationSchema`]. The accepted content comes back as
-    /// the client sent it.
+    /// [`ToolContext::elicit_with_schema`] under this key.
     pub async fn elicit_with_schema(
-        &self,
+        self,
         message: impl Into<String>,
         schema: impl Serialize,
     ) -> ToolResult<Elicitation<Map<String, Value>>> {
@@ -332,8 +349,17 @@ impl ToolContext {
         self.elicit_form(message.into(), parse_form(value)?).await
     }
 
+    /// [`ToolContext::list_roots`] under this key.
+    pub async fn list_roots(self) -> ToolResult<Vec<Root>> {
+        let result = self
+            .context
+            .send(self.key, ClientCapability::Roots, ListRoots, None)
+            .await?;
+        Ok(result.roots)
+    }
+
     async fn elicit_form(
-        &self,
+        self,
         message: String,
         schema: ElicitationSchema,
     ) -> ToolResult<Elicitation<Map<String, Value>>> {
@@ -343,7 +369,8 @@ impl ToolContext {
             requested_schema: schema,
         };
         let result: rmcp::model::ElicitResult = self
-            .send(ClientCapability::Elicitation, params, None)
+            .context
+            .send(self.key, ClientCapability::Elicitation, params, None)
             .await?;
         Ok(match result.action {
             ElicitationAction::Accept => match result.content {
@@ -361,13 +388,115 @@ impl ToolContext {
             _ => Elicitation::Cancelled,
         })
     }
+}
+
+impl ToolContext {
+    /// Whether the client declared `capability`: in this request's `_meta` (2026-07-28), or at
+    /// `initialize` (earlier revisions). False outside an MCP session.
+    pub fn client_supports(&self, capability: ClientCapability) -> bool {
+        let caps = match self.input_round() {
+            Some(round) => round.capabilities().clone(),
+            None => match self.peer().and_then(Peer::peer_info) {
+                Some(info) => info.capabilities.clone(),
+                None => return false,
+            },
+        };
+        match capability {
+            ClientCapability::Sampling => caps.sampling.is_some(),
+            // A capability that names no mode means form mode (2025-06-18 clients).
+            ClientCapability::Elicitation => caps
+                .elicitation
+                .as_ref()
+                .is_some_and(|e| e.form.is_some() || e.url.is_none()),
+            ClientCapability::Roots => caps.roots.is_some(),
+        }
+    }
+
+    /// Questions to the client under `key`, for a tool that names its questions (the keys of
+    /// `inputRequests` in the 2026-07-28 era; the methods without `ask` number them in call
+    /// order). Keys matter only in that era; before it the same calls are plain requests.
+    ///
+    /// Questions asked together, with `tokio::join!`, reach the client in one round:
+    ///
+    /// ```no_run
+    /// # use mcp_tool_core::prelude::*;
+    /// # use mcp_tool_core::SamplingRequest;
+    /// # async fn demo(ctx: &ToolContext) -> ToolResult<()> {
+    /// let (roots, greeting) = tokio::join!(
+    ///     ctx.ask("client_roots").list_roots(),
+    ///     ctx.ask("greeting").sample(SamplingRequest::user("Write a greeting")),
+    /// );
+    /// let (roots, greeting) = (roots?, greeting?);
+    /// # Ok(()) }
+    /// ```
+    pub fn ask<'a>(&'a self, key: &'a str) -> Ask<'a> {
+        Ask {
+            context: self,
+            key: Some(key),
+        }
+    }
+
+    fn unnamed(&self) -> Ask<'_> {
+        Ask {
+            context: self,
+            key: None,
+        }
+    }
+
+    /// Asks the client's model to complete a conversation (`sampling/createMessage`).
+    pub async fn sample(&self, request: SamplingRequest) -> ToolResult<Sampled> {
+        self.unnamed().sample(request).await
+    }
+
+    /// `sampling/createMessage` with parameters built by hand.
+    pub async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+    ) -> ToolResult<CreateMessageResult> {
+        self.unnamed().create_message(params).await
+    }
+
+    /// Asks the user to fill in a form described by a `#[tool_args]` struct
+    /// (`elicitation/create`): field docs become the field descriptions, `#[arg(default)]` the
+    /// defaults (SEP-1034), `#[arg(min, max)]` the bounds, and an enum field a choice list,
+    /// titled by its variants' doc comments (SEP-1330). An optional `Vec` of an enum is a
+    /// multi-select. Accepted data is checked like tool arguments; data that fails is
+    /// `invalid_client_response` with the field's path.
+    pub async fn elicit<T: ToolArgs>(
+        &self,
+        message: impl Into<String>,
+    ) -> ToolResult<Elicitation<T>> {
+        self.unnamed().elicit(message).await
+    }
+
+    /// Asks the user to fill in a form given as an MCP elicitation schema: a flat object of
+    /// string, number, integer, boolean and enum properties, with `default`s, titled enums
+    /// (`oneOf` of `const`/`title`), legacy `enumNames`, and multi-select arrays. Pass a
+    /// `serde_json::Value` or an [`ElicitationSchema`]. The accepted content comes back as
+    /// the client sent it.
+    pub async fn elicit_with_schema(
+        &self,
+        message: impl Into<String>,
+        schema: impl Serialize,
+    ) -> ToolResult<Elicitation<Map<String, Value>>> {
+        self.unnamed().elicit_with_schema(message, schema).await
+    }
+
+    /// The roots (folders, files) the client exposes (`roots/list`).
+    pub async fn list_roots(&self) -> ToolResult<Vec<Root>> {
+        self.unnamed().list_roots().await
+    }
 
     async fn send<P: ClientRequest>(
         &self,
+        key: Option<&str>,
         capability: ClientCapability,
         params: P,
         timeout: Option<Duration>,
     ) -> ToolResult<P::Answer> {
+        if let Some(round) = self.input_round() {
+            return self.ask_in_round(round, key, capability, params);
+        }
         let Some(peer) = self.peer() else {
             return Err(missing(
                 capability,
@@ -413,6 +542,52 @@ impl ToolContext {
             )
         })
     }
+
+    /// A question in the 2026-07-28 era: answered from the client's `inputResponses`, or
+    /// recorded for the `input_required` result that ends this round.
+    fn ask_in_round<P: ClientRequest>(
+        &self,
+        round: &InputRound,
+        key: Option<&str>,
+        capability: ClientCapability,
+        params: P,
+    ) -> ToolResult<P::Answer> {
+        let key = round.key(key, capability.key_prefix());
+        if !self.client_supports(capability) {
+            round.record_missing(capability);
+            return Err(missing(
+                capability,
+                format!(
+                    "The request's _meta does not declare the `{}` capability, so this tool \
+                     cannot ask the client for {}.",
+                    capability.name(),
+                    P::WHAT
+                ),
+            ));
+        }
+        let Some(answer) = round.answer(&key) else {
+            round.ask(key.clone(), params.into_input());
+            return Err(ToolError::new(
+                codes::INPUT_REQUIRED,
+                format!(
+                    "The client has not answered `{}` (key `{key}`) yet: this call is answered \
+                     with the question and runs again with the answer.",
+                    capability.method()
+                ),
+            )
+            .with_detail("key", key));
+        };
+        P::from_value(answer.clone()).map_err(|why| {
+            ToolError::new(
+                codes::INVALID_CLIENT_RESPONSE,
+                format!(
+                    "The client's answer to `{}` (key `{key}`) does not fit: {why}",
+                    capability.method()
+                ),
+            )
+            .with_detail("key", key)
+        })
+    }
 }
 
 /// The two request kinds, so one send path handles capability checks and errors.
@@ -421,6 +596,37 @@ trait ClientRequest {
     const WHAT: &'static str;
     fn into_request(self) -> ServerRequest;
     fn from_result(result: ClientResult) -> Option<Self::Answer>;
+    /// The question as an entry of `inputRequests` (2026-07-28).
+    fn into_input(self) -> InputRequest;
+    /// The answer from an entry of `inputResponses` (2026-07-28).
+    fn from_value(value: Value) -> Result<Self::Answer, String>;
+}
+
+/// `roots/list`, which has no parameters.
+struct ListRoots;
+
+impl ClientRequest for ListRoots {
+    type Answer = ListRootsResult;
+    const WHAT: &'static str = "its roots";
+
+    fn into_request(self) -> ServerRequest {
+        ServerRequest::ListRootsRequest(ListRootsRequest::default())
+    }
+
+    fn from_result(result: ClientResult) -> Option<ListRootsResult> {
+        match result {
+            ClientResult::ListRootsResult(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    fn into_input(self) -> InputRequest {
+        InputRequest::ListRoots(ListRootsRequest::default())
+    }
+
+    fn from_value(value: Value) -> Result<ListRootsResult, String> {
+        serde_json::from_value(value).map_err(|e| e.to_string())
+    }
 }
 
 impl ClientRequest for CreateMessageRequestParams {
@@ -437,6 +643,14 @@ impl ClientRequest for CreateMessageRequestParams {
             _ => None,
         }
     }
+
+    fn into_input(self) -> InputRequest {
+        InputRequest::CreateMessage(rmcp::model::CreateMessageRequest::new(self))
+    }
+
+    fn from_value(value: Value) -> Result<CreateMessageResult, String> {
+        serde_json::from_value(value).map_err(|e| e.to_string())
+    }
 }
 
 impl ClientRequest for ElicitRequestParams {
@@ -452,6 +666,14 @@ impl ClientRequest for ElicitRequestParams {
             ClientResult::ElicitResult(r) => Some(r),
             _ => None,
         }
+    }
+
+    fn into_input(self) -> InputRequest {
+        InputRequest::Elicitation(ElicitRequest::new(self))
+    }
+
+    fn from_value(value: Value) -> Result<rmcp::model::ElicitResult, String> {
+        serde_json::from_value(value).map_err(|e| e.to_string())
     }
 }
 

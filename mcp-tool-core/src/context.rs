@@ -1,6 +1,7 @@
 //! `ToolContext`: what a tool can do besides returning its answer.
 
 use crate::registry::ToolDef;
+use crate::server::input_required::InputRound;
 use rmcp::model::{
     LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
 };
@@ -66,6 +67,19 @@ pub(crate) struct LevelFilter(Arc<AtomicU8>);
 impl LevelFilter {
     pub fn set(&self, level: LogLevel) {
         self.0.store(level as u8, Ordering::Relaxed);
+    }
+
+    /// A filter that lets nothing through: a 2026-07-28 request that sets no `logLevel` in its
+    /// `_meta` gets no log messages.
+    pub fn off() -> Self {
+        Self(Arc::new(AtomicU8::new(u8::MAX)))
+    }
+
+    /// A filter at `level`, for one request.
+    pub fn at(level: LogLevel) -> Self {
+        let filter = Self::default();
+        filter.set(level);
+        filter
     }
 
     fn allows(&self, level: LogLevel) -> bool {
@@ -203,6 +217,8 @@ pub struct ToolContext {
     cancellation: CancellationToken,
     level: LevelFilter,
     notes: Notes,
+    /// The answers and questions of a 2026-07-28 call; `None` in earlier revisions.
+    round: Option<Arc<InputRound>>,
 }
 
 /// The connected client and how much of an answer it keeps, when the server knows its limit.
@@ -230,7 +246,18 @@ impl ToolContext {
             cancellation,
             level,
             notes: Notes::default(),
+            round: None,
         }
+    }
+
+    /// This call is a 2026-07-28 call: client requests go through `round`.
+    pub(crate) fn with_input_round(mut self, round: Arc<InputRound>) -> Self {
+        self.round = Some(round);
+        self
+    }
+
+    pub(crate) fn input_round(&self) -> Option<&InputRound> {
+        self.round.as_deref()
     }
 
     /// A context with no client attached, for direct calls.
@@ -358,7 +385,9 @@ impl ToolContext {
         &self.cancellation
     }
 
-    /// The client connection, for requests this crate has no helper for yet.
+    /// The client connection, for requests this crate has no helper for yet. In the
+    /// 2026-07-28 era it carries notifications only: rmcp refuses server-to-client requests
+    /// there (use [`ask`](Self::ask) and the methods beside it).
     pub fn peer(&self) -> Option<&Peer<RoleServer>> {
         self.peer.as_ref()
     }

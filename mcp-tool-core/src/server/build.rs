@@ -53,6 +53,7 @@ pub struct ToolServerBuilder {
     max_message_bytes: usize,
     pub(super) signing_keys: crate::seal::SigningKeys,
     pub(super) stateless_http: bool,
+    pub(super) list_caching: super::eras::ListCaching,
 }
 
 impl Default for ToolServerBuilder {
@@ -75,6 +76,7 @@ impl Default for ToolServerBuilder {
             max_message_bytes: Self::DEFAULT_MAX_MESSAGE_BYTES,
             signing_keys: crate::seal::SigningKeys::default(),
             stateless_http: false,
+            list_caching: Default::default(),
         }
     }
 }
@@ -396,6 +398,7 @@ impl ToolServerBuilder {
                 max_message_bytes: self.max_message_bytes,
                 signing_keys: self.signing_keys,
                 stateless_http: self.stateless_http,
+                list_caching: self.list_caching,
             }),
         })
     }

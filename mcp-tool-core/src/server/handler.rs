@@ -1,11 +1,13 @@
-//! The rmcp `ServerHandler` over a `ToolServer`: one per client session.
+//! The rmcp `ServerHandler` over a `ToolServer`: one per client session, or per request for
+//! 2026-07-28 clients (stateless: no session, each request carries its own `_meta`).
 
 use super::ToolServer;
+use super::input_required::{InputRound, missing_capability_error};
 use crate::context::{ClientBudget, LevelFilter, LogLevel, ToolContext};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, InitializeRequestParams,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerConfig,
-    SetLevelRequestParams, Tool,
+    InitializeResult, InputRequiredResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ServerConfig, SetLevelRequestParams, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
@@ -14,6 +16,7 @@ use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::json;
 use std::borrow::Cow;
 use std::convert::Infallible;
+use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 #[derive(Clone)]
@@ -142,9 +145,9 @@ impl ServerHandler for Handler {
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        // Tools use server-to-client requests (sampling, elicitation) and logging, which the
-        // 2026-07-28 revision replaces; serve the revisions where they are current.
-        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+        // Both eras: sessions with `initialize` up to 2025-11-25, stateless requests from
+        // 2026-07-28 on (a call's client requests become `input_required` rounds there).
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28))
     }
 
     async fn list_tools(
@@ -158,9 +161,12 @@ impl ServerHandler for Handler {
             all.len(),
         )?;
         let end = (start + self.server.inner.tools_page_size).min(all.len());
+        let caching = self.server.list_caching();
         let mut result = ListToolsResult::with_all_items(
             all[start..end].iter().map(|p| p.tool.clone()).collect(),
-        );
+        )
+        .with_ttl_ms(u64::try_from(caching.ttl.as_millis()).unwrap_or(u64::MAX))
+        .with_cache_scope(caching.scope);
         if end < all.len() {
             result.next_cursor = Some(format!("tools:{end}"));
         }
@@ -173,7 +179,7 @@ impl ServerHandler for Handler {
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let Some(prepared) = self.server.prepared(&request.name) else {
@@ -193,19 +199,43 @@ impl ServerHandler for Handler {
         // The call's own token, cancelled by the client (through rmcp's request token) or by
         // the end of the session, whichever comes first.
         let cancel = self.session.child_token();
-        let tool_context = ToolContext::new(
+        let arguments = request.arguments.take().unwrap_or_default();
+        let stateless = context
+            .meta
+            .protocol_version()
+            .is_some_and(|v| !v.has_initialize());
+        // A 2026-07-28 request has no session: its log level, capabilities and the answers to
+        // its tool's questions all come with it.
+        let (level, round) = if stateless {
+            let level = match context.meta.log_level() {
+                Some(level) => LevelFilter::at(LogLevel::from_rmcp(level)),
+                None => LevelFilter::off(),
+            };
+            let round = InputRound::open(
+                self.server.signing_keys(),
+                &request.name,
+                &arguments,
+                context.client_capabilities().unwrap_or_default(),
+                request.request_state.as_deref(),
+                request.input_responses.take(),
+            )?;
+            (level, Some(Arc::new(round)))
+        } else {
+            (self.level.clone(), None)
+        };
+        let mut tool_context = ToolContext::new(
             prepared.def,
             client,
             Some(context.peer.clone()),
             progress_token,
             cancel.clone(),
-            self.level.clone(),
+            level,
         );
-        let run = self.server.run(
-            prepared,
-            request.arguments.unwrap_or_default(),
-            tool_context,
-        );
+        if let Some(round) = &round {
+            tool_context = tool_context.with_input_round(Arc::clone(round));
+        }
+        let sealed_arguments = round.as_ref().map(|_| arguments.clone());
+        let run = self.server.run(prepared, arguments, tool_context);
         let forward = async {
             context.ct.cancelled().await;
             cancel.cancel();
@@ -215,6 +245,23 @@ impl ServerHandler for Handler {
             envelope = run => envelope,
             never = forward => match never {},
         };
+        if let (Some(round), Some(arguments)) = (&round, &sealed_arguments) {
+            // Questions the client has not answered win over whatever the tool made of their
+            // absence: the call is not over.
+            let questions = round.take_questions();
+            if !questions.is_empty() {
+                let state = round.seal(self.server.signing_keys(), &request.name, arguments);
+                return Ok(CallToolResponse::InputRequired(InputRequiredResult::new(
+                    Some(questions),
+                    Some(state),
+                )));
+            }
+            if envelope.is_error
+                && let Some(capability) = round.missing_capability()
+            {
+                return Err(missing_capability_error(capability));
+            }
+        }
         let mut result = CallToolResult::default();
         result.is_error = Some(envelope.is_error);
         match envelope.blocks {

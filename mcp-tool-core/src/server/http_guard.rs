@@ -159,6 +159,9 @@ pub(crate) async fn check_messages(
         // bad HTTP request, with the JSON-RPC error as the body the spec allows.
         let status = if refusal.code == ErrorCode::INVALID_PARAMS.0 && !refusal.notification {
             StatusCode::OK
+        } else if refusal.code == ErrorCode::METHOD_NOT_FOUND.0 {
+            // A method the request's own revision (2026-07-28) does not have.
+            StatusCode::NOT_FOUND
         } else {
             StatusCode::BAD_REQUEST
         };

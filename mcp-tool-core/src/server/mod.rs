@@ -3,11 +3,13 @@
 pub(crate) mod answer_check;
 mod build;
 pub(crate) mod dispatch;
+mod eras;
 mod families;
 mod framing;
 mod handler;
 mod http_compat;
 mod http_guard;
+pub(crate) mod input_required;
 mod signing;
 mod stateless_http;
 pub(crate) mod transport;
@@ -67,6 +69,7 @@ struct Inner {
     max_message_bytes: usize,
     signing_keys: crate::seal::SigningKeys,
     stateless_http: bool,
+    list_caching: eras::ListCaching,
 }
 
 /// A tool with everything computed once at build time, so calls do no schema work.

@@ -22,7 +22,7 @@ use super::dispatch::json_kind;
 pub(crate) struct Refusal {
     /// The request's id, `null` when it is unknown or unusable.
     pub id: Value,
-    /// `-32700`, `-32600` or `-32602`.
+    /// `-32700`, `-32600`, `-32601` (a method 2026-07-28 removed) or `-32602`.
     pub code: i32,
     /// What was wrong, in words a client's log or a model can act on.
     pub message: String,
@@ -99,7 +99,7 @@ pub(crate) fn check(bytes: &[u8]) -> Result<ClientJsonRpcMessage, Refusal> {
     // The common case, a good message, costs one parse; a bad one is parsed again below to
     // say what is wrong with it.
     match serde_json::from_slice::<ClientJsonRpcMessage>(bytes) {
-        Ok(message) => match params_problem(&message) {
+        Ok(message) => match removed_method(&message).or_else(|| params_problem(&message)) {
             Some(refusal) => Err(refusal),
             None => Ok(message),
         },
@@ -189,6 +189,58 @@ fn diagnose(bytes: &[u8], decode: serde_json::Error) -> Refusal {
     };
     refusal
 }
+
+/// Methods the 2026-07-28 revision removed (the session lifecycle, and what needed a session).
+const REMOVED_IN_2026: &[&str] = &[
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+];
+
+/// A request that declares revision 2026-07-28 or later in its `_meta` and names a method that
+/// revision removed: `-32601` (over HTTP, `404`), as that revision requires, rather than
+/// whatever its older params would make of it.
+fn removed_method(message: &ClientJsonRpcMessage) -> Option<Refusal> {
+    use rmcp::model::GetMeta;
+    let JsonRpcMessage::Request(request) = message else {
+        return None;
+    };
+    let method = request.request.method();
+    if !REMOVED_IN_2026.contains(&method) {
+        return None;
+    }
+    // rmcp moves a request's `_meta` out of its params; a request it could not type may keep it.
+    let custom_meta = match &request.request {
+        ClientRequest::CustomRequest(custom) => custom
+            .params
+            .as_ref()
+            .and_then(|p| p.get("_meta")?.get(PROTOCOL_VERSION_KEY)?.as_str())
+            .map(str::to_owned),
+        _ => None,
+    };
+    let version = request
+        .request
+        .get_meta()
+        .protocol_version()
+        .map(|v| v.as_str().to_owned())
+        .or(custom_meta)?;
+    if version.as_str() < rmcp::model::ProtocolVersion::V_2026_07_28.as_str() {
+        return None;
+    }
+    let mut refusal = Refusal::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!(
+            "`{method}` does not exist in protocol revision {version}, which this request \
+             declares in its _meta (revision 2026-07-28 removed it)"
+        ),
+    );
+    refusal.id = serde_json::to_value(&request.id).unwrap_or(Value::Null);
+    Some(refusal)
+}
+
+const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// A decoded message whose params rmcp could not type: -32602 for a request, a log line for a
 /// notification. rmcp decodes these methods' params into types and, when that fails, takes the
@@ -362,6 +414,26 @@ mod tests {
         ] {
             assert!(refused(message.as_bytes()).notification, "{message}");
         }
+    }
+
+    #[test]
+    fn methods_removed_in_2026_are_not_found_only_for_requests_that_declare_it() {
+        let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+        for method in ["initialize", "logging/setLevel", "ping"] {
+            let message =
+                format!(r#"{{"jsonrpc":"2.0","id":9,"method":"{method}","params":{{{meta}}}}}"#);
+            let refusal = refused(message.as_bytes());
+            assert_eq!((refusal.code, refusal.id), (-32601, json!(9)), "{method}");
+            assert!(
+                refusal.message.contains("2026-07-28"),
+                "{}",
+                refusal.message
+            );
+        }
+        // The same methods in the session era pass (or fail on their own params).
+        assert!(check(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#).is_ok());
+        let old = br#"{"jsonrpc":"2.0","id":2,"method":"logging/setLevel","params":{"level":"info","_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}}"#;
+        assert!(check(old).is_ok());
     }
 
     #[test]
