@@ -4,6 +4,8 @@
 //! primary-key probe, a session's events are one rowid range (which FTS5 can restrict to), and
 //! ordering hits by rowid orders them by session then event without another index.
 
+use rusqlite::functions::FunctionFlags;
+use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension};
 
 use crate::error::Result;
@@ -12,7 +14,7 @@ use crate::error::Result;
 /// version is dropped and rebuilt rather than misread. A new table no earlier version reads
 /// goes in [`ADDED_TABLES`] instead: nothing can misread it, and agtrace versions on either
 /// side of it keep sharing the index instead of rebuilding it in turn.
-pub const SCHEMA_VERSION: i64 = 8;
+pub const SCHEMA_VERSION: i64 = 9;
 
 /// Tables added since [`SCHEMA_VERSION`] was last bumped, created where missing.
 ///
@@ -26,14 +28,46 @@ CREATE TABLE IF NOT EXISTS skipped_files (
 ) WITHOUT ROWID;
 "#;
 
-/// The previous version, which [`ensure`] migrates in place: version 8 only added the `files`
-/// fingerprint columns, and a row whose `tail_hash` is NULL is simply re-parsed from the start.
+/// The oldest version [`ensure`] migrates in place: version 8 only added the `files`
+/// fingerprint columns (a row whose `tail_hash` is NULL is simply re-parsed from the start), and
+/// version 9 only added the CJK trigram table, filled from the stored event texts.
 const MIGRATABLE_VERSION: i64 = 7;
 
 const MIGRATE_7_TO_8: &str = r#"
 ALTER TABLE files ADD COLUMN tail_hash TEXT;
 ALTER TABLE files ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;
+"#;
+
+/// The SQL function that gives an event text's CJK-bearing words
+/// ([`search_syntax::cjk_words`](super::search_syntax::cjk_words)); every connection that writes
+/// events has it ([`open`]), since the trigger below calls it.
+const CJK_WORDS_FN: &str = "agtrace_cjk_words";
+
+/// Search inside unspaced Chinese, Japanese and Korean text: `unicode61` keeps a whole run of
+/// such characters as one token, so `events_cjk` indexes the CJK-bearing words of each event by
+/// trigrams (only those words: indexing every text by trigrams would triple the index). It is
+/// filled by triggers on `events`, so the indexer's writes need no change; `search` reads it
+/// only for queries with CJK characters. Normal (not contentless) so that 1–2 character words,
+/// which trigrams cannot match, can be found by a scan of its stored words.
+const CJK: &str = r#"
+CREATE VIRTUAL TABLE IF NOT EXISTS events_cjk USING fts5(text, tokenize = 'trigram');
+CREATE TRIGGER IF NOT EXISTS events_cjk_insert AFTER INSERT ON events BEGIN
+    INSERT INTO events_cjk(rowid, text)
+        SELECT new.eid, w FROM (SELECT agtrace_cjk_words(new.text) AS w) WHERE w IS NOT NULL;
+END;
+CREATE TRIGGER IF NOT EXISTS events_cjk_delete AFTER DELETE ON events
+    WHEN EXISTS (SELECT 1 FROM events_cjk WHERE rowid = old.eid)
+BEGIN
+    DELETE FROM events_cjk WHERE rowid = old.eid;
+END;
+"#;
+
+/// Fills `events_cjk` from the events already indexed (migration from version 8).
+const CJK_BACKFILL: &str = r#"
+DELETE FROM events_cjk;
+INSERT INTO events_cjk(rowid, text)
+    SELECT eid, w FROM (SELECT eid, agtrace_cjk_words(text) AS w FROM events) WHERE w IS NOT NULL;
 "#;
 
 pub const EVENT_BITS: u32 = 24;
@@ -167,6 +201,19 @@ pub fn open(path: &std::path::Path) -> Result<Connection> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "OFF")?;
+    conn.create_scalar_function(
+        CJK_WORDS_FN,
+        1,
+        FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
+        |ctx| {
+            Ok(match ctx.get_raw(0) {
+                ValueRef::Text(t) => std::str::from_utf8(t)
+                    .ok()
+                    .and_then(super::search_syntax::cjk_words),
+                _ => None,
+            })
+        },
+    )?;
     Ok(conn)
 }
 
@@ -219,9 +266,14 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
     }
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     // Another process may have rebuilt it while we waited for the lock.
-    let current: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let mut current: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if current == MIGRATABLE_VERSION {
         tx.execute_batch(MIGRATE_7_TO_8)?;
+        current = 8;
+    }
+    if current == 8 {
+        tx.execute_batch(CJK)?;
+        tx.execute_batch(CJK_BACKFILL)?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     } else if current != SCHEMA_VERSION {
         let mut names: Vec<(String, String)> = {
@@ -253,6 +305,7 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
             }
         }
         tx.execute_batch(CREATE)?;
+        tx.execute_batch(CJK)?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     }
     tx.execute_batch(ADDED_TABLES)?;
