@@ -496,9 +496,11 @@ pub(crate) fn search(
 }
 
 /// The event ids (newest first, at most `limit + 1`) of a query with CJK terms: each lookup of
-/// the [`CjkPlan`] is a set of rowids from the word index or the trigram table, combined with
-/// `INTERSECT`, `UNION` and `EXCEPT`; the provider and kind filters, which the trigram table has
-/// no tags for, are applied to the result.
+/// the [`CjkPlan`] is a set of rowids from the word index or the trigram table. The first clause
+/// drives: a single lookup is read in rowid order and stops at the limit (so `error 検索` does
+/// not collect every `error`); the other clauses and the excluded terms are `IN` / `NOT IN`
+/// filters. The provider and kind filters, which the trigram table has no tags for, are
+/// applied to the events found.
 fn cjk_search_ids(
     conn: &Connection,
     plan: &CjkPlan,
@@ -507,51 +509,58 @@ fn cjk_search_ids(
     limit: u32,
 ) -> Result<Vec<i64>> {
     let mut args: Vec<SqlValue> = Vec::new();
+    let mut lookup = |l: &Lookup| -> &'static str {
+        let (sql, arg) = match l {
+            Lookup::Words(m) => (
+                "SELECT rowid AS id FROM events_fts WHERE events_fts MATCH ? AND rowid BETWEEN ? AND ?",
+                m,
+            ),
+            Lookup::Trigram(m) => (
+                "SELECT rowid AS id FROM events_cjk WHERE events_cjk MATCH ? AND rowid BETWEEN ? AND ?",
+                m,
+            ),
+            Lookup::Substring(t) => (
+                "SELECT rowid AS id FROM events_cjk WHERE instr(text, ?) > 0 AND rowid BETWEEN ? AND ?",
+                t,
+            ),
+        };
+        args.extend([
+            SqlValue::Text(arg.clone()),
+            SqlValue::Integer(lo),
+            SqlValue::Integer(hi),
+        ]);
+        sql
+    };
+    // Placeholders are numbered in the order the SQL text gives them: build it in that order.
     let mut all_of = |lookups: &[Lookup]| -> String {
         lookups
             .iter()
-            .map(|l| {
-                let (sql, arg) = match l {
-                    Lookup::Words(m) => (
-                        "SELECT rowid AS id FROM events_fts WHERE events_fts MATCH ? AND rowid BETWEEN ? AND ?",
-                        m,
-                    ),
-                    Lookup::Trigram(m) => (
-                        "SELECT rowid AS id FROM events_cjk WHERE events_cjk MATCH ? AND rowid BETWEEN ? AND ?",
-                        m,
-                    ),
-                    Lookup::Substring(t) => (
-                        "SELECT rowid AS id FROM events_cjk WHERE instr(text, ?) > 0 AND rowid BETWEEN ? AND ?",
-                        t,
-                    ),
-                };
-                args.extend([
-                    SqlValue::Text(arg.clone()),
-                    SqlValue::Integer(lo),
-                    SqlValue::Integer(hi),
-                ]);
-                sql
-            })
+            .map(&mut lookup)
             .collect::<Vec<_>>()
             .join(" INTERSECT ")
     };
-    let mut body = plan
+    let mut any_of = |clause: &[Vec<Lookup>]| -> String {
+        clause
+            .iter()
+            .map(|alt| format!("SELECT id FROM ({})", all_of(alt)))
+            .collect::<Vec<_>>()
+            .join(" UNION ")
+    };
+    let (first, rest) = plan
         .required
+        .split_first()
+        .expect("a parsed query has a clause to find");
+    let driver = any_of(first);
+    let mut filters: Vec<String> = rest
         .iter()
-        .map(|clause| {
-            let any_of = clause
-                .iter()
-                .map(|alt| format!("SELECT id FROM ({})", all_of(alt)))
-                .collect::<Vec<_>>()
-                .join(" UNION ");
-            format!("SELECT id FROM ({any_of})")
-        })
-        .collect::<Vec<_>>()
-        .join(" INTERSECT ");
+        .map(|clause| format!("h.id IN ({})", any_of(clause)))
+        .collect();
     for ex in &plan.excluded {
-        body.push_str(&format!(" EXCEPT SELECT id FROM ({})", all_of(ex)));
+        filters.push(format!(
+            "h.id NOT IN ({})",
+            any_of(std::slice::from_ref(ex))
+        ));
     }
-    let mut filters = Vec::new();
     if let Some(p) = q.provider {
         filters.push(format!(
             "(h.id >> {EVENT_BITS}) IN (SELECT sid FROM sessions WHERE provider = ?)"
@@ -569,7 +578,7 @@ fn cjk_search_ids(
     };
     args.push(SqlValue::Integer(i64::from(limit) + 1));
     let mut st = conn.prepare_cached(&format!(
-        "SELECT h.id FROM ({body}) AS h {filter} ORDER BY h.id DESC LIMIT ?"
+        "SELECT h.id FROM ({driver}) AS h {filter} ORDER BY h.id DESC LIMIT ?"
     ))?;
     let ids = st
         .query_map(params_from_iter(args), |r| r.get(0))?

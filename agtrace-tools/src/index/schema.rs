@@ -4,10 +4,9 @@
 //! primary-key probe, a session's events are one rowid range (which FTS5 can restrict to), and
 //! ordering hits by rowid orders them by session then event without another index.
 
-use rusqlite::functions::FunctionFlags;
-use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension};
 
+use super::search_syntax::cjk_words;
 use crate::error::Result;
 
 /// Bump on any change to the tables or to what the parsers produce: an index with another
@@ -39,36 +38,44 @@ ALTER TABLE files ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;
 "#;
 
-/// The SQL function that gives an event text's CJK-bearing words
-/// ([`search_syntax::cjk_words`](super::search_syntax::cjk_words)); every connection that writes
-/// events has it ([`open`]), since the trigger below calls it.
-const CJK_WORDS_FN: &str = "agtrace_cjk_words";
-
 /// Search inside unspaced Chinese, Japanese and Korean text: `unicode61` keeps a whole run of
-/// such characters as one token, so `events_cjk` indexes the CJK-bearing words of each event by
-/// trigrams (only those words: indexing every text by trigrams would triple the index). It is
-/// filled by triggers on `events`, so the indexer's writes need no change; `search` reads it
+/// such characters as one token, so `events_cjk` indexes the CJK-bearing words of each event
+/// ([`cjk_words`]) by trigrams. Only those words: indexing every text by trigrams would triple
+/// the index. The indexer writes it beside `events_fts` ([`index_cjk`], [`unindex_cjk`]); not by
+/// a trigger on `events`, which would give every event insert a statement journal and so make
+/// FTS5 flush its pending terms at each one (measured: a 3–4x slower build). `search` reads it
 /// only for queries with CJK characters. Normal (not contentless) so that 1–2 character words,
 /// which trigrams cannot match, can be found by a scan of its stored words.
-const CJK: &str = r#"
-CREATE VIRTUAL TABLE IF NOT EXISTS events_cjk USING fts5(text, tokenize = 'trigram');
-CREATE TRIGGER IF NOT EXISTS events_cjk_insert AFTER INSERT ON events BEGIN
-    INSERT INTO events_cjk(rowid, text)
-        SELECT new.eid, w FROM (SELECT agtrace_cjk_words(new.text) AS w) WHERE w IS NOT NULL;
-END;
-CREATE TRIGGER IF NOT EXISTS events_cjk_delete AFTER DELETE ON events
-    WHEN EXISTS (SELECT 1 FROM events_cjk WHERE rowid = old.eid)
-BEGIN
-    DELETE FROM events_cjk WHERE rowid = old.eid;
-END;
-"#;
+const CJK: &str =
+    "CREATE VIRTUAL TABLE IF NOT EXISTS events_cjk USING fts5(text, tokenize = 'trigram');";
+
+/// Adds the CJK-bearing words of event `eid`'s text to `events_cjk`; a text without any adds
+/// nothing. Call inside the write transaction that inserts the event.
+pub fn index_cjk(conn: &Connection, eid: i64, text: &str) -> Result<()> {
+    if let Some(words) = cjk_words(text) {
+        conn.prepare_cached("INSERT INTO events_cjk(rowid, text) VALUES (?1, ?2)")?
+            .execute(rusqlite::params![eid, words])?;
+    }
+    Ok(())
+}
+
+/// Removes the `events_cjk` rows of the events `lo..=hi` (a session's rows, being replaced).
+pub fn unindex_cjk(conn: &Connection, lo: i64, hi: i64) -> Result<()> {
+    conn.prepare_cached("DELETE FROM events_cjk WHERE rowid BETWEEN ?1 AND ?2")?
+        .execute(rusqlite::params![lo, hi])?;
+    Ok(())
+}
 
 /// Fills `events_cjk` from the events already indexed (migration from version 8).
-const CJK_BACKFILL: &str = r#"
-DELETE FROM events_cjk;
-INSERT INTO events_cjk(rowid, text)
-    SELECT eid, w FROM (SELECT eid, agtrace_cjk_words(text) AS w FROM events) WHERE w IS NOT NULL;
-"#;
+fn backfill_cjk(conn: &Connection) -> Result<()> {
+    conn.execute("DELETE FROM events_cjk", [])?;
+    let mut st = conn.prepare("SELECT eid, text FROM events")?;
+    let mut rows = st.query([])?;
+    while let Some(row) = rows.next()? {
+        index_cjk(conn, row.get(0)?, row.get_ref(1)?.as_str().unwrap_or(""))?;
+    }
+    Ok(())
+}
 
 pub const EVENT_BITS: u32 = 24;
 pub const MAX_EVENTS_PER_SESSION: u32 = (1 << EVENT_BITS) - 1;
@@ -201,19 +208,6 @@ pub fn open(path: &std::path::Path) -> Result<Connection> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", "OFF")?;
-    conn.create_scalar_function(
-        CJK_WORDS_FN,
-        1,
-        FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
-        |ctx| {
-            Ok(match ctx.get_raw(0) {
-                ValueRef::Text(t) => std::str::from_utf8(t)
-                    .ok()
-                    .and_then(super::search_syntax::cjk_words),
-                _ => None,
-            })
-        },
-    )?;
     Ok(conn)
 }
 
@@ -273,7 +267,7 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
     }
     if current == 8 {
         tx.execute_batch(CJK)?;
-        tx.execute_batch(CJK_BACKFILL)?;
+        backfill_cjk(&tx)?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     } else if current != SCHEMA_VERSION {
         let mut names: Vec<(String, String)> = {
