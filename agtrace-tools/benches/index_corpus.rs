@@ -256,6 +256,10 @@ fn main() {
         ("search rare word `quasar`", q("quasar")),
         ("search token `ZEBRA-4471`", q("ZEBRA-4471")),
         ("search two words `naïve café`", q("naïve café")),
+        // CJK: a whole word of the corpus, a part of it (found only inside runs), a mixed query.
+        ("search CJK word `日本語`", q("日本語")),
+        ("search CJK part `本語`", q("本語")),
+        ("search CJK + word `日本語 error`", q("日本語 error")),
         (
             "search `error`, provider=gemini",
             SearchQuery {

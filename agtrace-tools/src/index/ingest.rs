@@ -355,6 +355,7 @@ fn delete_session_rows(tx: &Transaction, sid: i64) -> Result<()> {
         "DELETE FROM events_fts WHERE rowid BETWEEN ?1 AND ?2",
         params![lo, hi],
     )?;
+    super::schema::unindex_cjk(tx, lo, hi)?;
     tx.execute(
         "DELETE FROM events WHERE eid BETWEEN ?1 AND ?2",
         params![lo, hi],
@@ -442,6 +443,7 @@ fn apply(
             timing.0 += (t1 - t0).as_nanos() as u64;
             if !ev.text.is_empty() {
                 ins_fts.execute(params![id, ev.text, tags(st.provider, ev.kind)])?;
+                super::schema::index_cjk(tx, id, &ev.text)?;
                 timing.1 += t1.elapsed().as_nanos() as u64;
             }
             added += 1;

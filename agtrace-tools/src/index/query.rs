@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::decode;
 use super::ingest::{kind_tag, provider_tag};
-use super::schema::{eid, eid_range, split_eid};
+use super::schema::{EVENT_BITS, eid, eid_range, split_eid};
+use super::search_syntax::{CjkPlan, Lookup};
 use crate::error::{Error, Result};
 use crate::model::TokenUsage;
 use crate::model::{EventKind, Provider, ts_from_ms};
@@ -394,13 +395,6 @@ pub(crate) fn search(
             next: None,
         });
     };
-    let mut fts = parsed.to_fts();
-    if let Some(p) = q.provider {
-        fts.push_str(&format!(" AND tags : {}", provider_tag(p)));
-    }
-    if let Some(k) = q.kind {
-        fts.push_str(&format!(" AND tags : {}", kind_tag(k)));
-    }
     let (mut lo, mut hi) = (0i64, i64::MAX);
     if let Some(sid) = session_sid {
         (lo, hi) = eid_range(sid);
@@ -409,13 +403,24 @@ pub(crate) fn search(
         hi = hi.min(c.eid - 1);
     }
     let limit = q.limit.max(1);
-    let mut st = conn.prepare_cached(
-        "SELECT f.rowid FROM events_fts f WHERE events_fts MATCH ?1 AND f.rowid BETWEEN ?2 AND ?3
-         ORDER BY f.rowid DESC LIMIT ?4",
-    )?;
-    let mut ids: Vec<i64> = st
-        .query_map(params![fts, lo, hi, i64::from(limit) + 1], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
+    let mut ids: Vec<i64> = match parsed.cjk_plan() {
+        Some(plan) => cjk_search_ids(conn, &plan, q, (lo, hi), limit)?,
+        None => {
+            let mut fts = parsed.to_fts();
+            if let Some(p) = q.provider {
+                fts.push_str(&format!(" AND tags : {}", provider_tag(p)));
+            }
+            if let Some(k) = q.kind {
+                fts.push_str(&format!(" AND tags : {}", kind_tag(k)));
+            }
+            let mut st = conn.prepare_cached(
+                "SELECT f.rowid FROM events_fts f WHERE events_fts MATCH ?1 AND f.rowid BETWEEN ?2 AND ?3
+                 ORDER BY f.rowid DESC LIMIT ?4",
+            )?;
+            st.query_map(params![fts, lo, hi, i64::from(limit) + 1], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?
+        }
+    };
     let more = ids.len() > limit as usize;
     ids.truncate(limit as usize);
     let terms = parsed.match_terms();
@@ -490,6 +495,99 @@ pub(crate) fn search(
     Ok(SearchPage { hits, next })
 }
 
+/// The event ids (newest first, at most `limit + 1`) of a query with CJK terms: each lookup of
+/// the [`CjkPlan`] is a set of rowids from the word index or the trigram table. The first clause
+/// drives: a single lookup is read in rowid order and stops at the limit (so `error 検索` does
+/// not collect every `error`); the other clauses and the excluded terms are `IN` / `NOT IN`
+/// filters. The provider and kind filters, which the trigram table has no tags for, are
+/// applied to the events found.
+fn cjk_search_ids(
+    conn: &Connection,
+    plan: &CjkPlan,
+    q: &SearchQuery,
+    (lo, hi): (i64, i64),
+    limit: u32,
+) -> Result<Vec<i64>> {
+    let mut args: Vec<SqlValue> = Vec::new();
+    let mut lookup = |l: &Lookup| -> &'static str {
+        let (sql, arg) = match l {
+            Lookup::Words(m) => (
+                "SELECT rowid AS id FROM events_fts WHERE events_fts MATCH ? AND rowid BETWEEN ? AND ?",
+                m,
+            ),
+            Lookup::Trigram(m) => (
+                "SELECT rowid AS id FROM events_cjk WHERE events_cjk MATCH ? AND rowid BETWEEN ? AND ?",
+                m,
+            ),
+            Lookup::Substring(t) => (
+                "SELECT rowid AS id FROM events_cjk WHERE instr(text, ?) > 0 AND rowid BETWEEN ? AND ?",
+                t,
+            ),
+        };
+        args.extend([
+            SqlValue::Text(arg.clone()),
+            SqlValue::Integer(lo),
+            SqlValue::Integer(hi),
+        ]);
+        sql
+    };
+    // Placeholders are numbered in the order the SQL text gives them: build it in that order.
+    let mut all_of = |lookups: &[Lookup]| -> String {
+        lookups
+            .iter()
+            .map(&mut lookup)
+            .collect::<Vec<_>>()
+            .join(" INTERSECT ")
+    };
+    let mut any_of = |clause: &[Vec<Lookup>]| -> String {
+        clause
+            .iter()
+            .map(|alt| format!("SELECT id FROM ({})", all_of(alt)))
+            .collect::<Vec<_>>()
+            .join(" UNION ")
+    };
+    let (first, rest) = plan
+        .required
+        .split_first()
+        .expect("a parsed query has a clause to find");
+    let driver = any_of(first);
+    // `+h.id`: a filter, never a way in. Offered to FTS5 as a rowid `IN` constraint, the set
+    // would drive instead, one full-text query per member (measured: seconds for `日本語 error`).
+    let mut filters: Vec<String> = rest
+        .iter()
+        .map(|clause| format!("+h.id IN ({})", any_of(clause)))
+        .collect();
+    for ex in &plan.excluded {
+        filters.push(format!(
+            "+h.id NOT IN ({})",
+            any_of(std::slice::from_ref(ex))
+        ));
+    }
+    if let Some(p) = q.provider {
+        filters.push(format!(
+            "(h.id >> {EVENT_BITS}) IN (SELECT sid FROM sessions WHERE provider = ?)"
+        ));
+        args.push(SqlValue::Integer(p.code()));
+    }
+    if let Some(k) = q.kind {
+        filters.push("(SELECT kind FROM events WHERE eid = h.id) = ?".to_string());
+        args.push(SqlValue::Integer(k.code()));
+    }
+    let filter = if filters.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", filters.join(" AND "))
+    };
+    args.push(SqlValue::Integer(i64::from(limit) + 1));
+    let mut st = conn.prepare_cached(&format!(
+        "SELECT h.id FROM ({driver}) AS h {filter} ORDER BY h.id DESC LIMIT ?"
+    ))?;
+    let ids = st
+        .query_map(params_from_iter(args), |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(ids)
+}
+
 fn fold(c: char) -> char {
     c.to_lowercase().next().unwrap_or(c)
 }
@@ -504,18 +602,21 @@ pub fn preview(
 ) -> (String, usize, Option<usize>, usize) {
     let mut found: Option<usize> = None;
     let mut prev_alnum = false;
+    // A term with CJK characters can start inside a word: unspaced text is one long word.
+    let inside: Vec<bool> = terms
+        .iter()
+        .map(|t| t.iter().any(|&c| super::search_syntax::is_cjk(c)))
+        .collect();
     for (ci, (bi, ch)) in text.char_indices().enumerate() {
-        if !prev_alnum {
-            let rest = &text[bi..];
-            if terms.iter().any(|t| {
-                !t.is_empty() && {
-                    let mut it = rest.chars();
-                    t.iter().all(|c| it.next().is_some_and(|h| fold(h) == *c))
-                }
-            }) {
-                found = Some(ci);
-                break;
+        let rest = &text[bi..];
+        if terms.iter().zip(&inside).any(|(t, &inside)| {
+            !t.is_empty() && (!prev_alnum || inside) && {
+                let mut it = rest.chars();
+                t.iter().all(|c| it.next().is_some_and(|h| fold(h) == *c))
             }
+        }) {
+            found = Some(ci);
+            break;
         }
         prev_alnum = ch.is_alphanumeric();
     }

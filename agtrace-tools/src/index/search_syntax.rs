@@ -5,6 +5,11 @@
 //! prefix and `"exact phrase"`. Anything else that looks like an operator (column filters,
 //! parentheses, a bare `NOT x`, a lone `*`) is rejected with a message that says so, rather than
 //! searched as literal words and silently finding nothing.
+//!
+//! Chinese, Japanese and Korean text has no spaces between words, and the word index
+//! (`unicode61`) keeps a whole unspaced run as one token: a word inside a run cannot be found
+//! there. A query with such characters is therefore answered through a second, trigram table
+//! that holds only the CJK-bearing words of each event ([`cjk_words`]), as the [`CjkPlan`] says.
 
 /// What the search syntax supports, for error messages and the tool description.
 pub const SUPPORTED: &str = "Supported: words (all must occur), `a OR b`, `-word` or `a NOT word` to exclude, `pre*` for a prefix, `\"exact phrase\"`.";
@@ -28,6 +33,79 @@ fn err(why: impl std::fmt::Display) -> QueryError {
     QueryError(format!("{why} {SUPPORTED}"))
 }
 
+/// The scripts written without spaces between words: Hiragana and Katakana, the CJK ideographs
+/// (with extensions A–H and the compatibility block), Hangul syllables, half-width Katakana.
+const CJK_RANGES: [(char, char); 7] = [
+    ('\u{3040}', '\u{30FF}'),
+    ('\u{3400}', '\u{4DBF}'),
+    ('\u{4E00}', '\u{9FFF}'),
+    ('\u{AC00}', '\u{D7AF}'),
+    ('\u{F900}', '\u{FAFF}'),
+    ('\u{FF66}', '\u{FF9F}'),
+    ('\u{20000}', '\u{3134F}'),
+];
+
+/// Whether `c` belongs to a script written without spaces (see `CJK_RANGES`).
+pub fn is_cjk(c: char) -> bool {
+    CJK_RANGES.iter().any(|&(lo, hi)| (lo..=hi).contains(&c))
+}
+
+fn has_cjk(s: &str) -> bool {
+    // Every CJK character is 3 or 4 bytes in UTF-8 with a lead byte of at least 0xE3: texts
+    // without one (most tool output) are dismissed by a byte scan.
+    s.bytes().any(|b| b >= 0xE3) && s.chars().any(is_cjk)
+}
+
+/// The words of `text` (runs of letters and digits) that hold a CJK character, lower-cased and
+/// separated by spaces, or `None` when there is none: what the trigram table indexes for an
+/// event. Only these words: the rest of the text is already in the word index, and indexing all
+/// of it by trigrams would multiply the index's size and build time.
+pub fn cjk_words(text: &str) -> Option<String> {
+    if !has_cjk(text) {
+        return None;
+    }
+    let mut out = String::new();
+    for word in text.split(|c: char| !c.is_alphanumeric()) {
+        if word.chars().any(is_cjk) {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.extend(word.chars().flat_map(char::to_lowercase));
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Shortest text the trigram table can match; shorter CJK words are found by a scan of its
+/// stored words.
+const TRIGRAM_CHARS: usize = 3;
+
+/// One way to find the events that hold a term.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lookup {
+    /// An FTS5 `MATCH` expression over the word index (`events_fts`).
+    Words(String),
+    /// An FTS5 `MATCH` expression (a quoted string of 3+ characters) over the trigram table
+    /// (`events_cjk`): finds the text anywhere inside a CJK-bearing word.
+    Trigram(String),
+    /// A lower-cased 1–2 character text to find inside the trigram table's stored words by a
+    /// scan of that (small) table: trigrams cannot match it.
+    Substring(String),
+}
+
+/// How a query with CJK terms is answered: events in every clause of `required` and in no
+/// entry of `excluded`. A clause holds alternatives (`OR`); an alternative, and an excluded
+/// term, holds lookups that must all match (a CJK term is matched word by word: each of its
+/// CJK-bearing words inside some CJK-bearing word of the event, each other word in the word
+/// index, not necessarily adjacent).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CjkPlan {
+    /// Clauses, all required; each a list of alternatives, each a list of lookups to intersect.
+    pub required: Vec<Vec<Vec<Lookup>>>,
+    /// Excluded terms, each a list of lookups to intersect.
+    pub excluded: Vec<Vec<Lookup>>,
+}
+
 /// One term: words matched as adjacent tokens, the last one as a prefix when `prefix`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Atom {
@@ -42,6 +120,43 @@ impl Atom {
             self.text.replace('"', "\"\""),
             if self.prefix { " *" } else { "" }
         )
+    }
+
+    fn has_cjk(&self) -> bool {
+        has_cjk(&self.text)
+    }
+
+    /// The lookups of a term with CJK characters: one per word, CJK-bearing words through the
+    /// trigram table, the others through the word index (the last as a prefix if the term is).
+    fn cjk_lookups(&self) -> Vec<Lookup> {
+        let words: Vec<&str> = self
+            .text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let last = words.len().saturating_sub(1);
+        words
+            .iter()
+            .enumerate()
+            .map(|(i, w)| {
+                if w.chars().any(is_cjk) {
+                    let w: String = w.chars().flat_map(char::to_lowercase).collect();
+                    if w.chars().count() >= TRIGRAM_CHARS {
+                        Lookup::Trigram(format!("\"{w}\""))
+                    } else {
+                        Lookup::Substring(w)
+                    }
+                } else {
+                    Lookup::Words(
+                        Atom {
+                            text: w.to_string(),
+                            prefix: self.prefix && i == last,
+                        }
+                        .render(),
+                    )
+                }
+            })
+            .collect()
     }
 }
 
@@ -255,6 +370,54 @@ impl ParsedQuery {
         }
     }
 
+    /// How to answer the query when a term holds CJK characters, or `None` when none does
+    /// (then [`ParsedQuery::to_fts`] answers it from the word index alone, as before).
+    /// Clauses and excluded terms without CJK stay one word-index expression, so the query
+    /// still makes as few index lookups as it can.
+    pub fn cjk_plan(&self) -> Option<CjkPlan> {
+        let all = self.clauses.iter().flatten().chain(&self.excluded);
+        if !all.clone().any(Atom::has_cjk) {
+            return None;
+        }
+        let (latin, cjk): (Vec<&Vec<Atom>>, Vec<&Vec<Atom>>) = self
+            .clauses
+            .iter()
+            .partition(|c| !c.iter().any(Atom::has_cjk));
+        let (latin_excluded, cjk_excluded): (Vec<&Atom>, Vec<&Atom>) =
+            self.excluded.iter().partition(|a| !a.has_cjk());
+        let mut required: Vec<Vec<Vec<Lookup>>> = Vec::new();
+        let mut excluded: Vec<Vec<Lookup>> = Vec::new();
+        if latin.is_empty() {
+            excluded.extend(
+                latin_excluded
+                    .iter()
+                    .map(|a| vec![Lookup::Words(a.render())]),
+            );
+        } else {
+            let only_latin = ParsedQuery {
+                clauses: latin.into_iter().cloned().collect(),
+                excluded: latin_excluded.into_iter().cloned().collect(),
+            };
+            required.push(vec![vec![Lookup::Words(only_latin.to_fts())]]);
+        }
+        for clause in cjk {
+            required.push(
+                clause
+                    .iter()
+                    .map(|a| {
+                        if a.has_cjk() {
+                            a.cjk_lookups()
+                        } else {
+                            vec![Lookup::Words(a.render())]
+                        }
+                    })
+                    .collect(),
+            );
+        }
+        excluded.extend(cjk_excluded.iter().map(|a| a.cjk_lookups()));
+        Some(CjkPlan { required, excluded })
+    }
+
     /// Lower-cased alphanumeric runs of the terms to find (not the excluded ones), to locate a
     /// match in an event text.
     pub fn match_terms(&self) -> Vec<Vec<char>> {
@@ -324,5 +487,57 @@ mod tests {
         ] {
             fts_query(ok).unwrap_or_else(|e| panic!("{ok}: {e}"));
         }
+    }
+
+    #[test]
+    fn cjk_words_keeps_only_the_words_with_cjk_lower_cased() {
+        assert_eq!(cjk_words("plain ASCII text, café"), None);
+        assert_eq!(
+            cjk_words("Fix the 全文検索機能 in Rust製ツール now."),
+            Some("全文検索機能 rust製ツール".to_string())
+        );
+        assert_eq!(
+            cjk_words("我们需要修复搜索功能的错误。한국어검색"),
+            Some("我们需要修复搜索功能的错误 한국어검색".to_string())
+        );
+    }
+
+    #[test]
+    fn a_query_without_cjk_has_no_cjk_plan() {
+        assert_eq!(parse("error OR warn* -skip").unwrap().cjk_plan(), None);
+    }
+
+    #[test]
+    fn cjk_terms_go_to_the_trigram_table_and_latin_clauses_stay_one_expression() {
+        let plan = parse("error 検索機能 OR 搜索 -deprecated -错误 \"Rust製 tool\"*")
+            .unwrap()
+            .cjk_plan()
+            .unwrap();
+        assert_eq!(
+            plan.required,
+            vec![
+                vec![vec![Lookup::Words(
+                    "((text : \"error\") NOT (text : \"deprecated\"))".into()
+                )]],
+                vec![
+                    vec![Lookup::Trigram("\"検索機能\"".into())],
+                    vec![Lookup::Substring("搜索".into())],
+                ],
+                vec![vec![
+                    Lookup::Trigram("\"rust製\"".into()),
+                    Lookup::Words("text : \"tool\" *".into()),
+                ]],
+            ]
+        );
+        assert_eq!(plan.excluded, vec![vec![Lookup::Substring("错误".into())]]);
+        let only_cjk = parse("検索 -draft").unwrap().cjk_plan().unwrap();
+        assert_eq!(
+            only_cjk.required,
+            vec![vec![vec![Lookup::Substring("検索".into())]]]
+        );
+        assert_eq!(
+            only_cjk.excluded,
+            vec![vec![Lookup::Words("text : \"draft\"".into())]]
+        );
     }
 }
