@@ -1,6 +1,7 @@
 //! `ToolServer`: the registered tools, validated, ready to serve over any rmcp transport.
 
 pub(crate) mod answer_check;
+pub mod auth;
 mod build;
 pub(crate) mod dispatch;
 mod families;
@@ -8,6 +9,7 @@ mod framing;
 mod handler;
 mod http_compat;
 mod http_guard;
+pub mod telemetry;
 pub(crate) mod transport;
 mod wire;
 
