@@ -205,18 +205,16 @@ pub mod otel {
                     .build(),
             )
             .build();
-        Ok(layer_with(&provider).map(|layer| (layer, OtelGuard { provider }))?)
+        let layer = layer_with(&provider);
+        Ok((layer, OtelGuard { provider }))
     }
 
     /// A layer over a provider built elsewhere (another exporter, a test's in-memory one).
-    pub fn layer_with<S>(
-        provider: &SdkTracerProvider,
-    ) -> Result<impl tracing_subscriber::Layer<S> + use<S>, OtelError>
+    pub fn layer_with<S>(provider: &SdkTracerProvider) -> impl tracing_subscriber::Layer<S> + use<S>
     where
         S: Subscriber + for<'span> LookupSpan<'span>,
     {
-        let tracer = provider.tracer("mcp-tool-core");
-        Ok(tracing_opentelemetry::layer().with_tracer(tracer))
+        tracing_opentelemetry::layer().with_tracer(provider.tracer("mcp-tool-core"))
     }
 
     struct Carrier<'a>(&'a TraceContext);
