@@ -1,7 +1,7 @@
 //! The agtrace MCP server: the `trace` tools over one `TraceStore`.
 
 use crate::store::TraceStore;
-use mcp_tool_core::{BuildError, ToolServer};
+use mcp_tool_core::{BuildError, ToolServer, ToolServerBuilder};
 
 /// What the client may tell the model about using the tools together.
 const INSTRUCTIONS: &str = "Tools over the local session logs of Claude Code, Codex CLI and Gemini CLI. \
@@ -12,6 +12,11 @@ Start with `list_sessions` (or `search_event_previews` to find a moment by its t
 
 /// The server with every `trace` tool, serving `store`.
 pub fn build(store: TraceStore) -> Result<ToolServer, BuildError> {
+    builder(store).build()
+}
+
+/// [`build`]'s builder, for settings of its own (e.g. HTTP authentication).
+pub fn builder(store: TraceStore) -> ToolServerBuilder {
     ToolServer::builder()
         .name("agtrace")
         .version(env!("CARGO_PKG_VERSION"))
@@ -19,5 +24,4 @@ pub fn build(store: TraceStore) -> Result<ToolServer, BuildError> {
         .instructions(INSTRUCTIONS)
         .families(["trace"])
         .state(store)
-        .build()
 }

@@ -1,5 +1,6 @@
 //! `agtrace serve`: index what changed, then serve over stdio or streamable HTTP.
 
+use super::auth::{AuthArgs, check_exposure};
 use super::{Failure, Roots, open_store, refresh};
 use agtrace_tools::store::TraceStore;
 use std::net::SocketAddr;
@@ -13,12 +14,26 @@ pub struct ServeArgs {
     /// Seconds between background re-indexes, so sessions still being written show up.
     #[arg(long, default_value_t = 30)]
     refresh_secs: u64,
+    #[command(flatten)]
+    auth: AuthArgs,
 }
 
 pub async fn run(roots: &Roots, args: ServeArgs) -> Result<(), Failure> {
+    let auth = args.auth.resolve()?;
+    match (args.http, &auth) {
+        (Some(addr), auth) => check_exposure(addr, auth.as_ref())?,
+        (None, Some(_)) => {
+            tracing::warn!("authentication applies to --http only; stdio ignores it")
+        }
+        (None, None) => {}
+    }
     let store = open_store(roots.config())?;
     refresh(&store).await?;
-    let server = agtrace_tools::server::build(store.clone())?;
+    let mut builder = agtrace_tools::server::builder(store.clone());
+    if let Some(auth) = auth {
+        builder = builder.http_auth(auth);
+    }
+    let server = builder.build()?;
     if args.refresh_secs > 0 {
         tokio::spawn(keep_fresh(store, Duration::from_secs(args.refresh_secs)));
     }
