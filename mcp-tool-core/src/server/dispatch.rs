@@ -81,7 +81,7 @@ impl ToolServer {
                 prepared,
                 arguments,
                 ToolContext::detached(prepared.def),
-                trace,
+                trace.clone(),
             )
             .await)
     }
@@ -104,7 +104,7 @@ impl ToolServer {
         arguments: Map<String, Value>,
         context: ToolContext,
     ) -> Envelope {
-        self.run_traced(prepared, arguments, context, &TraceContext::default())
+        self.run_traced(prepared, arguments, context, TraceContext::default())
             .await
     }
 
@@ -115,9 +115,9 @@ impl ToolServer {
         prepared: &Prepared,
         arguments: Map<String, Value>,
         context: ToolContext,
-        trace: &TraceContext,
+        trace: TraceContext,
     ) -> Envelope {
-        let span = telemetry::call_span(prepared.def.name, trace);
+        let span = telemetry::call_span(prepared.def.name, &trace);
         let started = Instant::now();
         let answer = self
             .answer(prepared, arguments, context)
