@@ -12,7 +12,7 @@
 //! | `traceparent`, `tracestate` | the W3C trace context the client sent in the request's `_meta` |
 //!
 //! A subscriber that does not want `INFO` spans of this crate pays for none of it but a
-//! clock read. With `otel`, [`otel::layer`] exports the spans over OTLP, each the child of
+//! clock read. With `otel`, `otel::layer` exports the spans over OTLP, each the child of
 //! the span the client's `traceparent` names.
 
 use crate::envelope::Envelope;
