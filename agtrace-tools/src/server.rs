@@ -15,7 +15,8 @@ pub fn build(store: TraceStore) -> Result<ToolServer, BuildError> {
     builder(store).build()
 }
 
-/// [`build`]'s builder, for settings of the binary's own (signing keys, stateless HTTP).
+/// [`build`]'s builder, for settings of the binary's own (signing keys, stateless HTTP,
+/// authentication).
 pub fn builder(store: TraceStore) -> ToolServerBuilder {
     ToolServer::builder()
         .name("agtrace")

@@ -44,6 +44,7 @@ pub use server::transport::{HTTP_PATH, ServeError};
 pub use server::{
     BuildError, LintWarning, SIZE_HINT_META, ToolServer, ToolServerBuilder, UnservedTool,
 };
+pub use server::{auth, telemetry};
 
 /// The names a tool author needs: `use mcp_tool_core::prelude::*;`.
 pub mod prelude {

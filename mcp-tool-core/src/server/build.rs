@@ -49,7 +49,7 @@ pub struct ToolServerBuilder {
     check_answers: bool,
     client_limits: ClientLimits,
     schema_profile: SchemaProfile,
-    http: HttpSettings,
+    pub(super) http: HttpSettings,
     max_message_bytes: usize,
     pub(super) signing_keys: crate::seal::SigningKeys,
     pub(super) stateless_http: bool,

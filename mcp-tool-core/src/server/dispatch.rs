@@ -1,5 +1,6 @@
 //! One call, from raw arguments to a finished envelope. Shared by MCP and direct calls.
 
+use super::telemetry::{self, TraceContext};
 use super::{Prepared, ToolServer};
 use crate::context::ToolContext;
 use crate::cursor;
@@ -9,6 +10,8 @@ use crate::registry::Invocation;
 use futures::FutureExt;
 use serde_json::{Map, Value};
 use std::panic::AssertUnwindSafe;
+use std::time::Instant;
+use tracing::Instrument;
 
 /// The tool name matched nothing this server serves.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +44,23 @@ impl ToolServer {
     /// [`UnknownTool`] when no served tool has this name. A tool error is not an `Err`: it is
     /// an envelope with [`Envelope::is_error`] set, exactly what an MCP client would get.
     pub async fn call(&self, name: &str, arguments: Value) -> Result<Envelope, UnknownTool> {
+        self.call_traced(name, arguments, &TraceContext::default())
+            .await
+    }
+
+    /// [`call`](Self::call) as part of the caller's trace: the call's span
+    /// ([`telemetry`](crate::telemetry)) records `trace` and, with the `otel` feature, is
+    /// exported as a child of the span it names.
+    ///
+    /// # Errors
+    ///
+    /// [`UnknownTool`], as for [`call`](Self::call).
+    pub async fn call_traced(
+        &self,
+        name: &str,
+        arguments: Value,
+        trace: &TraceContext,
+    ) -> Result<Envelope, UnknownTool> {
         let prepared = self.prepared(name).ok_or_else(|| self.unknown(name))?;
         let arguments = match arguments {
             Value::Object(map) => map,
@@ -57,7 +77,12 @@ impl ToolServer {
             }
         };
         Ok(self
-            .run(prepared, arguments, ToolContext::detached(prepared.def))
+            .run_traced(
+                prepared,
+                arguments,
+                ToolContext::detached(prepared.def),
+                trace.clone(),
+            )
             .await)
     }
 
@@ -74,6 +99,35 @@ impl ToolServer {
     }
 
     pub(crate) async fn run(
+        &self,
+        prepared: &Prepared,
+        arguments: Map<String, Value>,
+        context: ToolContext,
+    ) -> Envelope {
+        self.run_traced(prepared, arguments, context, TraceContext::default())
+            .await
+    }
+
+    /// One call inside its span ([`telemetry`]), which records how long it took, how large
+    /// its answer is and how it ended.
+    pub(crate) async fn run_traced(
+        &self,
+        prepared: &Prepared,
+        arguments: Map<String, Value>,
+        context: ToolContext,
+        trace: TraceContext,
+    ) -> Envelope {
+        let span = telemetry::call_span(prepared.def.name, &trace);
+        let started = Instant::now();
+        let answer = self
+            .answer(prepared, arguments, context)
+            .instrument(span.clone())
+            .await;
+        telemetry::finish(&span, started.elapsed(), &answer);
+        answer
+    }
+
+    async fn answer(
         &self,
         prepared: &Prepared,
         arguments: Map<String, Value>,

@@ -44,6 +44,7 @@ pub(crate) struct HttpSettings {
     pub body_timeout: Duration,
     pub max_connections: usize,
     pub session_idle_timeout: Duration,
+    pub auth: Option<super::auth::HttpAuth>,
 }
 
 impl Default for HttpSettings {
@@ -57,6 +58,7 @@ impl Default for HttpSettings {
             body_timeout: ToolServerBuilder::DEFAULT_BODY_TIMEOUT,
             max_connections: ToolServerBuilder::DEFAULT_MAX_CONNECTIONS,
             session_idle_timeout: ToolServerBuilder::DEFAULT_SESSION_IDLE_TIMEOUT,
+            auth: None,
         }
     }
 }
@@ -70,6 +72,7 @@ pub(crate) async fn serve_connections(
     router: Router,
     settings: &HttpSettings,
 ) -> std::io::Result<()> {
+    let router = super::auth::protect(router, settings.auth.as_ref());
     let slots = Arc::new(Semaphore::new(settings.max_connections.max(1)));
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder

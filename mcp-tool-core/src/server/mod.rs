@@ -1,6 +1,7 @@
 //! `ToolServer`: the registered tools, validated, ready to serve over any rmcp transport.
 
 pub(crate) mod answer_check;
+pub mod auth;
 mod build;
 pub(crate) mod dispatch;
 mod eras;
@@ -12,6 +13,7 @@ mod http_guard;
 pub(crate) mod input_required;
 mod signing;
 mod stateless_http;
+pub mod telemetry;
 pub(crate) mod transport;
 mod wire;
 

@@ -3,6 +3,7 @@
 //! stdout carries only the command's output (for `serve`: only MCP messages); logs and
 //! progress go to stderr.
 
+mod auth;
 mod call;
 mod catalog;
 mod demo;

@@ -2,6 +2,7 @@
 
 mod replicas;
 
+use super::auth::{AuthArgs, check_exposure};
 use super::{Failure, Roots, open_store, refresh};
 use agtrace_tools::store::TraceStore;
 use std::net::SocketAddr;
@@ -18,15 +19,27 @@ pub struct ServeArgs {
     /// Replicas behind a load balancer: the cursor keys and stateless HTTP (docs/replicas.md).
     #[command(flatten)]
     replicas: replicas::ReplicaArgs,
+    #[command(flatten)]
+    auth: AuthArgs,
 }
 
 pub async fn run(roots: &Roots, args: ServeArgs) -> Result<(), Failure> {
     let replicas = args.replicas.check()?;
+    let auth = args.auth.resolve()?;
+    match (args.http, &auth) {
+        (Some(addr), auth) => check_exposure(addr, auth.as_ref())?,
+        (None, Some(_)) => {
+            tracing::warn!("authentication applies to --http only; stdio ignores it")
+        }
+        (None, None) => {}
+    }
     let store = open_store(roots.config())?;
     refresh(&store).await?;
-    let server = replicas
-        .apply(agtrace_tools::server::builder(store.clone()))
-        .build()?;
+    let mut builder = replicas.apply(agtrace_tools::server::builder(store.clone()));
+    if let Some(auth) = auth {
+        builder = builder.http_auth(auth);
+    }
+    let server = builder.build()?;
     if args.refresh_secs > 0 {
         tokio::spawn(keep_fresh(store, Duration::from_secs(args.refresh_secs)));
     }
