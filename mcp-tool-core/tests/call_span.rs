@@ -160,3 +160,46 @@ async fn a_call_with_a_traceparent_records_the_trace_context() {
     assert!(!spans[1].contains_key("traceparent"), "{:?}", spans[1]);
     assert!(!spans[1].contains_key("tracestate"), "{:?}", spans[1]);
 }
+
+#[tokio::test]
+async fn a_traceparent_in_the_request_meta_reaches_the_span_over_mcp() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    const PARENT: &str = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    let server = server();
+    let spans = spans_of(|| async {
+        let (client, server_io) = tokio::io::duplex(1 << 16);
+        let (server_read, server_write) = tokio::io::split(server_io);
+        let serving = server.clone();
+        tokio::spawn(async move { serving.serve_io(server_read, server_write).await });
+        let (client_read, mut client_write) = tokio::io::split(client);
+        let mut lines = BufReader::new(client_read).lines();
+        let messages = [
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "span-test", "version": "1"}}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "get_echo", "arguments": {"words": "hi"},
+                "_meta": {"traceparent": PARENT}}}),
+        ];
+        for m in &messages {
+            client_write
+                .write_all(format!("{m}\n").as_bytes())
+                .await
+                .unwrap();
+        }
+        // The answer to the call (id 2) closes the span.
+        loop {
+            let line = lines.next_line().await.unwrap().unwrap();
+            let answer: serde_json::Value = serde_json::from_str(&line).unwrap();
+            if answer["id"] == 2 {
+                assert_eq!(answer["result"]["isError"], false, "{answer}");
+                break;
+            }
+        }
+    })
+    .await;
+    assert_eq!(spans.len(), 1, "{spans:?}");
+    assert_eq!(spans[0]["traceparent"], PARENT);
+    assert_eq!(spans[0]["tool"], "get_echo");
+}

@@ -98,16 +98,6 @@ impl ToolServer {
         }
     }
 
-    pub(crate) async fn run(
-        &self,
-        prepared: &Prepared,
-        arguments: Map<String, Value>,
-        context: ToolContext,
-    ) -> Envelope {
-        self.run_traced(prepared, arguments, context, TraceContext::default())
-            .await
-    }
-
     /// One call inside its span ([`telemetry`]), which records how long it took, how large
     /// its answer is and how it ended.
     pub(crate) async fn run_traced(

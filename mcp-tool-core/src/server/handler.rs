@@ -235,7 +235,10 @@ impl ServerHandler for Handler {
             tool_context = tool_context.with_input_round(Arc::clone(round));
         }
         let sealed_arguments = round.as_ref().map(|_| arguments.clone());
-        let run = self.server.run(prepared, arguments, tool_context);
+        let trace = super::telemetry::TraceContext::from_meta(&context.meta);
+        let run = self
+            .server
+            .run_traced(prepared, arguments, tool_context, trace);
         let forward = async {
             context.ct.cancelled().await;
             cancel.cancel();

@@ -111,11 +111,14 @@ impl ToolServer {
             // rmcp accepts only loopback Host headers by default (DNS-rebinding protection);
             // a server bound elsewhere was meant to be reached at that address.
             config.allowed_hosts.push(local.ip().to_string());
-            tracing::warn!(
-                %local,
-                "serving MCP over HTTP on a non-loopback address: other machines can reach \
-                 these tools, and there is no authentication; bind 127.0.0.1 unless that is meant"
-            );
+            if !self.requires_http_auth() {
+                tracing::warn!(
+                    %local,
+                    "serving MCP over HTTP on a non-loopback address: other machines can reach \
+                     these tools, and there is no authentication; bind 127.0.0.1 or set \
+                     `http_auth` unless that is meant"
+                );
+            }
         }
         let mut sessions = LocalSessionManager::default();
         sessions.session_config.keep_alive = Some(settings.session_idle_timeout);
