@@ -265,7 +265,7 @@ fn malformed_and_half_written_lines() {
         Provider::Codex,
         &agtrace_tools::providers::FileHint {
             session_id: "x".into(),
-            is_subagent: false,
+            ..Default::default()
         },
     );
     let chunk = agtrace_tools::providers::parse_jsonl(&mut state, text.as_bytes(), 0, false);

@@ -1,10 +1,48 @@
 //! Claude Code JSONL records.
 
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{ParseState, flatten_text, str_field, u64_field};
+use super::spec::{Layout, ProviderSpec, file_name, file_stem};
+use super::{FileHint, ParseState, flatten_text, str_field, u64_field};
 use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
+
+/// Claude Code: `~/.claude/projects/<cwd with / as ->/<sessionId>.jsonl`, sub-agents in
+/// `agent-<id>.jsonl` (`isSidechain`, the parent's `sessionId`).
+pub static SPEC: ProviderSpec = ProviderSpec {
+    title: "Claude Code",
+    home_root: ".claude/projects",
+    env: "AGTRACE_CLAUDE_DIR",
+    flag: "claude-dir",
+    tree_root: "claude/projects",
+    is_log: |path| file_name(path).ends_with(".jsonl"),
+    hint,
+    lines: Some(record),
+    document: None,
+    journal: None,
+    links_by_spawn_time: false,
+    resume_context: None,
+};
+
+fn hint(path: &Path) -> FileHint {
+    let stem = file_stem(path);
+    FileHint {
+        is_subagent: stem.starts_with("agent-"),
+        session_id: stem,
+        parent_id: None,
+        layout: Layout::Lines,
+    }
+}
+
+/// What a Claude Code parse carries from one line to the next.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    last_message_id: Option<String>,
+    last_usage: Option<TokenUsage>,
+}
 
 /// User-role texts that are not a person's prompt.
 fn is_not_a_prompt(text: &str) -> bool {
@@ -148,12 +186,12 @@ fn assistant(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
             0,
         );
         // Streamed lines repeat the usage of their message: one event per distinct value.
-        let repeated = st.claude.last_message_id.is_some()
-            && st.claude.last_message_id == message_id
-            && st.claude.last_usage == Some(usage);
+        let repeated = st.states.claude_code.last_message_id.is_some()
+            && st.states.claude_code.last_message_id == message_id
+            && st.states.claude_code.last_usage == Some(usage);
         if !repeated {
-            st.claude.last_message_id = message_id.clone();
-            st.claude.last_usage = Some(usage);
+            st.states.claude_code.last_message_id = message_id.clone();
+            st.states.claude_code.last_usage = Some(usage);
             let mut ev = Event::new(EventKind::TokenUsage, "");
             ev.tokens = Some(usage);
             push(ev);

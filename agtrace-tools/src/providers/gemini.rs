@@ -1,10 +1,53 @@
 //! Gemini CLI session documents (one JSON document, rewritten as the session grows).
 
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{ParseState, exit_code_in_text, flatten_text, str_field, u64_field};
+use super::spec::{Layout, ProviderSpec, file_name, file_stem};
+use super::{FileHint, ParseState, exit_code_in_text, flatten_text, str_field, u64_field};
 use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
+
+/// Gemini CLI: `~/.gemini/tmp/<projectHash>/chats/session-*.json`.
+pub static SPEC: ProviderSpec = ProviderSpec {
+    title: "Gemini CLI",
+    home_root: ".gemini/tmp",
+    env: "AGTRACE_GEMINI_DIR",
+    flag: "gemini-dir",
+    tree_root: "gemini/tmp",
+    is_log,
+    hint,
+    lines: None,
+    document: Some(parse_document),
+    journal: None,
+    links_by_spawn_time: false,
+    resume_context: None,
+};
+
+fn is_log(path: &Path) -> bool {
+    let name = file_name(path);
+    name.starts_with("session-")
+        && name.ends_with(".json")
+        && path
+            .parent()
+            .and_then(|d| d.file_name())
+            .is_some_and(|d| d == "chats")
+}
+
+fn hint(path: &Path) -> FileHint {
+    FileHint {
+        session_id: file_stem(path),
+        is_subagent: false,
+        parent_id: None,
+        layout: Layout::Document,
+    }
+}
+
+/// What a Gemini parse carries between reads of a file.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct State {}
 
 /// Parses a whole document. `None` when it is not (yet) a complete JSON document: Gemini
 /// rewrites the file in place, so a reader can catch it half-written.
