@@ -295,6 +295,12 @@ fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
             None => return Err(document_skip(&bytes, f.mtime_ns)),
         },
         _ => match providers::parse_append(&mut state, &bytes, offset, false) {
+            Ok(_) if offset == 0 && providers::not_a_log(&state, &bytes).is_some() => {
+                return Err(match providers::not_a_log(&state, &bytes) {
+                    Some(DocumentProblem::NotJson) => SkipReason::NotValidJson,
+                    _ => SkipReason::NotALog,
+                });
+            }
             Ok(chunk) => (chunk.events, chunk.end_offset),
             // The append changed what was read: read the file again, from the start.
             Err(Restart) => {

@@ -199,6 +199,9 @@ pub struct ParseState {
     pub next_index: u32,
     /// Lines (or Gemini messages) that could not be read as records.
     pub malformed: u32,
+    /// Lines (or Gemini messages) read as records of the provider's format.
+    #[serde(default)]
+    pub records: u32,
     /// Token usage so far, each model message counted once.
     pub tokens: TokenAccumulator,
     pub(crate) position: Positioner,
@@ -225,6 +228,7 @@ impl ParseState {
             },
             next_index: 0,
             malformed: 0,
+            records: 0,
             tokens: TokenAccumulator::default(),
             position: Positioner::default(),
             layout: hint.layout,
@@ -305,6 +309,7 @@ pub fn parse_jsonl(state: &mut ParseState, bytes: &[u8], base: u64, keep_raw: bo
         if !line.is_empty() {
             match serde_json::from_slice::<Value>(line) {
                 Ok(v) if v.is_object() => {
+                    state.records += 1;
                     let span = SourceSpan {
                         offset: base + pos as u64,
                         len: (line_end - pos) as u32,
@@ -393,6 +398,23 @@ pub fn parse_append(
         (Layout::Journal, None) | (Layout::Document, _) => Err(Restart),
         (Layout::Lines, _) => Ok(parse_jsonl(state, bytes, base, keep_raw)),
     }
+}
+
+/// Why a file read whole into `state` is not a log at all: it has content, but not one line
+/// (or message) of it was a record. `None` when it is a log, or empty, or holds only a line
+/// still being written. Scans the bytes again, which only such files pay for.
+pub fn not_a_log(state: &ParseState, bytes: &[u8]) -> Option<DocumentProblem> {
+    if state.records > 0 || state.malformed == 0 {
+        return None;
+    }
+    let any_json = bytes
+        .split(|&b| b == b'\n')
+        .any(|l| serde_json::from_slice::<Value>(l.trim_ascii()).is_ok());
+    Some(if any_json {
+        DocumentProblem::NotADocument
+    } else {
+        DocumentProblem::NotJson
+    })
 }
 
 /// Why bytes that should hold one JSON session document do not.
