@@ -13,12 +13,8 @@ pub const DEFAULT_SESSION_CACHE_BYTES: u64 = 128 << 20;
 /// Log roots and the index directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Config {
-    /// Claude Code projects folder (`~/.claude/projects`).
-    pub claude_dir: PathBuf,
-    /// Codex CLI sessions folder (`~/.codex/sessions`).
-    pub codex_dir: PathBuf,
-    /// Gemini CLI tmp folder (`~/.gemini/tmp`).
-    pub gemini_dir: PathBuf,
+    /// The log root of each provider, in [`Provider::ALL`] order (see [`Config::root`]).
+    roots: Vec<PathBuf>,
     /// Directory holding the index database (never inside a log root).
     pub data_dir: PathBuf,
     /// Log bytes of sessions kept parsed between tool calls; 0 re-reads the file every call.
@@ -52,9 +48,11 @@ pub fn default_data_dir() -> PathBuf {
 }
 
 impl Config {
-    /// Defaults overridden by `AGTRACE_CLAUDE_DIR`, `AGTRACE_CODEX_DIR`, `AGTRACE_GEMINI_DIR`
-    /// and `AGTRACE_DATA_DIR`; `AGTRACE_SHOW_SECRETS=1` (or `true`) sets
-    /// [`Config::show_secrets`].
+    /// Defaults overridden by each provider's variable ([`ProviderSpec::env`]:
+    /// `AGTRACE_CLAUDE_DIR`, `AGTRACE_CODEX_DIR`, `AGTRACE_GEMINI_DIR`, ...) and
+    /// `AGTRACE_DATA_DIR`; `AGTRACE_SHOW_SECRETS=1` (or `true`) sets [`Config::show_secrets`].
+    ///
+    /// [`ProviderSpec::env`]: crate::providers::ProviderSpec::env
     pub fn from_env() -> Self {
         let var = |k: &str| {
             std::env::var_os(k)
@@ -63,9 +61,10 @@ impl Config {
         };
         let h = home();
         Config {
-            claude_dir: var("AGTRACE_CLAUDE_DIR").unwrap_or_else(|| h.join(".claude/projects")),
-            codex_dir: var("AGTRACE_CODEX_DIR").unwrap_or_else(|| h.join(".codex/sessions")),
-            gemini_dir: var("AGTRACE_GEMINI_DIR").unwrap_or_else(|| h.join(".gemini/tmp")),
+            roots: Provider::ALL
+                .into_iter()
+                .map(|p| var(p.spec().env).unwrap_or_else(|| h.join(p.spec().home_root)))
+                .collect(),
             data_dir: var("AGTRACE_DATA_DIR").unwrap_or_else(default_data_dir),
             session_cache_bytes: DEFAULT_SESSION_CACHE_BYTES,
             show_secrets: std::env::var("AGTRACE_SHOW_SECRETS").is_ok_and(|v| {
@@ -78,12 +77,16 @@ impl Config {
     }
 
     /// Roots laid out as `<base>/claude/projects`, `<base>/codex/sessions`, `<base>/gemini/tmp`
-    /// (the corpus generator and the bundled samples use this layout).
+    /// (each provider's [`ProviderSpec::tree_root`]; the corpus generator and the bundled
+    /// samples use this layout).
+    ///
+    /// [`ProviderSpec::tree_root`]: crate::providers::ProviderSpec::tree_root
     pub fn for_tree(base: &Path, data_dir: &Path) -> Self {
         Config {
-            claude_dir: base.join("claude/projects"),
-            codex_dir: base.join("codex/sessions"),
-            gemini_dir: base.join("gemini/tmp"),
+            roots: Provider::ALL
+                .into_iter()
+                .map(|p| base.join(p.spec().tree_root))
+                .collect(),
             data_dir: data_dir.to_path_buf(),
             session_cache_bytes: DEFAULT_SESSION_CACHE_BYTES,
             show_secrets: false,
@@ -92,11 +95,18 @@ impl Config {
 
     /// The log root of provider `p`.
     pub fn root(&self, p: Provider) -> &Path {
-        match p {
-            Provider::ClaudeCode => &self.claude_dir,
-            Provider::Codex => &self.codex_dir,
-            Provider::Gemini => &self.gemini_dir,
-        }
+        &self.roots[p.code() as usize]
+    }
+
+    /// Sets the log root of provider `p`.
+    pub fn set_root(&mut self, p: Provider, root: impl Into<PathBuf>) {
+        self.roots[p.code() as usize] = root.into();
+    }
+
+    /// This configuration with the log root of provider `p` set to `root`.
+    pub fn with_root(mut self, p: Provider, root: impl Into<PathBuf>) -> Self {
+        self.set_root(p, root);
+        self
     }
 
     /// The index database file, in [`Config::data_dir`].

@@ -53,7 +53,7 @@ pub struct CorpusStats {
     /// Bytes written.
     pub bytes: u64,
     /// Sessions per provider, in [`Provider::ALL`](crate::model::Provider::ALL) order.
-    pub sessions: [u64; 3],
+    pub sessions: [u64; Provider::COUNT],
     /// Every file written, in generation order.
     pub paths: Vec<PathBuf>,
 }
@@ -383,6 +383,17 @@ fn gemini(c: &mut Ctx, out: &Path, cwd: &str) -> Result<(PathBuf, u64)> {
     Ok((path, bytes))
 }
 
+/// Writes one session of a provider: its file and size.
+type Generator = fn(&mut Ctx, &Path, &str) -> Result<(PathBuf, u64)>;
+
+/// The providers the corpus has sessions of, in turn (a provider without a generator is
+/// simply not in the corpus).
+const GENERATORS: &[(Provider, Generator)] = &[
+    (Provider::ClaudeCode, claude),
+    (Provider::Codex, codex),
+    (Provider::Gemini, gemini),
+];
+
 /// Writes `spec.sessions` sessions under `out_dir` as `claude/projects/...`,
 /// `codex/sessions/...` and `gemini/tmp/...` (use [`crate::config::Config::for_tree`] to index them).
 pub fn generate(spec: &CorpusSpec, out_dir: &Path) -> Result<CorpusStats> {
@@ -396,15 +407,11 @@ pub fn generate(spec: &CorpusSpec, out_dir: &Path) -> Result<CorpusStats> {
         let cwd = roots[rng.below(roots.len() as u64) as usize].clone();
         let t = 1_735_689_600_000 + (i as i64) * 3_600_000 + rng.below(1_800_000) as i64;
         let mut c = Ctx { rng, spec, t };
-        let provider = Provider::ALL[i % 3];
-        let (path, bytes) = match provider {
-            Provider::ClaudeCode => claude(&mut c, out_dir, &cwd)?,
-            Provider::Codex => codex(&mut c, out_dir, &cwd)?,
-            Provider::Gemini => gemini(&mut c, out_dir, &cwd)?,
-        };
+        let (provider, write) = GENERATORS[i % GENERATORS.len()];
+        let (path, bytes) = write(&mut c, out_dir, &cwd)?;
         stats.files += 1;
         stats.bytes += bytes;
-        stats.sessions[i % 3] += 1;
+        stats.sessions[provider.code() as usize] += 1;
         stats.paths.push(path);
     }
     Ok(stats)

@@ -102,7 +102,7 @@ fn jsonl_events(bytes: &[u8]) -> (ParseState, Vec<Event>) {
         Provider::ClaudeCode,
         &FileHint {
             session_id: "s".into(),
-            is_subagent: false,
+            ..FileHint::default()
         },
     );
     let chunk = parse_jsonl(&mut st, bytes, 0, false);
@@ -164,7 +164,7 @@ proptest! {
     fn truncation_then_resume_equals_a_full_parse(cut in any::<prop::sample::Index>()) {
         let file = generated_claude_file();
         let at = cut.index(file.len() + 1);
-        let mut st = ParseState::new(Provider::ClaudeCode, &FileHint { session_id: "s".into(), is_subagent: false });
+        let mut st = ParseState::new(Provider::ClaudeCode, &FileHint { session_id: "s".into(), ..FileHint::default() });
         let first = parse_jsonl(&mut st, &file[..at], 0, false);
         prop_assert_eq!(st.malformed, 0);
         let persisted: ParseState = serde_json::from_str(&serde_json::to_string(&st).unwrap()).unwrap();

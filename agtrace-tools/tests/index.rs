@@ -408,9 +408,9 @@ fn projects_count_sessions_per_provider() {
         .unwrap();
     assert_eq!(
         (
-            sample.sessions.claude_code,
-            sample.sessions.codex,
-            sample.sessions.gemini
+            sample.sessions.get(Provider::ClaudeCode),
+            sample.sessions.get(Provider::Codex),
+            sample.sessions.get(Provider::Gemini)
         ),
         (2, 5, 0)
     );
@@ -418,7 +418,7 @@ fn projects_count_sessions_per_provider() {
         .iter()
         .find(|p| p.hash.starts_with("9126edde"))
         .unwrap();
-    assert_eq!(gemini.sessions.gemini, 1);
+    assert_eq!(gemini.sessions.get(Provider::Gemini), 1);
     assert_eq!(gemini.root, None);
 }
 

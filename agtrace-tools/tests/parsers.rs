@@ -265,7 +265,7 @@ fn malformed_and_half_written_lines() {
         Provider::Codex,
         &agtrace_tools::providers::FileHint {
             session_id: "x".into(),
-            is_subagent: false,
+            ..Default::default()
         },
     );
     let chunk = agtrace_tools::providers::parse_jsonl(&mut state, text.as_bytes(), 0, false);
@@ -276,4 +276,26 @@ fn malformed_and_half_written_lines() {
     );
     let (_, clean) = parse_file(Provider::Codex, &fixture("codex_session.jsonl"), false).unwrap();
     assert_eq!(chunk.events.len(), clean.len(), "no other line lost");
+}
+
+#[test]
+fn a_claude_interrupt_record_does_not_start_a_turn() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.jsonl");
+    let lines = [
+        r#"{"type":"user","sessionId":"s","timestamp":"2026-01-01T00:00:00Z","message":{"role":"user","content":"fix the build"}}"#,
+        r#"{"type":"assistant","sessionId":"s","timestamp":"2026-01-01T00:00:01Z","message":{"id":"m1","model":"claude-x","role":"assistant","content":[{"type":"text","text":"on it"}]}}"#,
+        r#"{"type":"user","sessionId":"s","timestamp":"2026-01-01T00:00:02Z","message":{"role":"user","content":[{"type":"text","text":"[Request interrupted by user for tool use]"}]}}"#,
+        r#"{"type":"assistant","sessionId":"s","timestamp":"2026-01-01T00:00:03Z","message":{"id":"m2","model":"claude-x","role":"assistant","content":[{"type":"text","text":"stopped"}]}}"#,
+    ];
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let (state, events) =
+        agtrace_tools::providers::parse_file(Provider::ClaudeCode, &path, false).unwrap();
+    assert_eq!(state.turn_count(), 1);
+    assert_eq!(state.meta.prompts, 1);
+    let interrupt = events
+        .iter()
+        .find(|e| e.text.starts_with("[Request interrupted"))
+        .unwrap();
+    assert_eq!(interrupt.kind, EventKind::Notification);
 }

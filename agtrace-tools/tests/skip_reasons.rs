@@ -12,6 +12,7 @@ use std::time::{Duration, SystemTime};
 
 use agtrace_tools::config::Config;
 use agtrace_tools::index::{SkipReason, SkippedFile};
+use agtrace_tools::model::Provider;
 use agtrace_tools::store::TraceStore;
 use common::samples;
 use mcp_tool_core::testing::TestClient;
@@ -246,9 +247,18 @@ fn agtrace_index(cfg: &Config, as_root: bool) -> Option<std::process::Output> {
         Command::new(bin)
     };
     let out = cmd
-        .arg(format!("--claude-dir={}", cfg.claude_dir.display()))
-        .arg(format!("--codex-dir={}", cfg.codex_dir.display()))
-        .arg(format!("--gemini-dir={}", cfg.gemini_dir.display()))
+        .arg(format!(
+            "--claude-dir={}",
+            cfg.root(Provider::ClaudeCode).display()
+        ))
+        .arg(format!(
+            "--codex-dir={}",
+            cfg.root(Provider::Codex).display()
+        ))
+        .arg(format!(
+            "--gemini-dir={}",
+            cfg.root(Provider::Gemini).display()
+        ))
         .arg(format!("--data-dir={}", cfg.data_dir.display()))
         .arg("index")
         .output()

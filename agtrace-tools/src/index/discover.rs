@@ -141,24 +141,10 @@ pub(super) struct Found {
     pub stored_ctime_ns: i64,
 }
 
-/// Whether a file at `path` is named like provider `p`'s logs. A name that is not UTF-8 is
-/// read lossily here, so that it is noted rather than silently ignored.
+/// Whether a file at `path` is named like provider `p`'s logs (a name that is not UTF-8 is
+/// read lossily here, so that it is noted rather than silently ignored).
 pub(super) fn matches_provider(p: Provider, path: &Path) -> bool {
-    let Some(name) = path.file_name().map(|n| n.to_string_lossy()) else {
-        return false;
-    };
-    match p {
-        Provider::ClaudeCode => name.ends_with(".jsonl"),
-        Provider::Codex => name.starts_with("rollout-") && name.ends_with(".jsonl"),
-        Provider::Gemini => {
-            name.starts_with("session-")
-                && name.ends_with(".json")
-                && path
-                    .parent()
-                    .and_then(|d| d.file_name())
-                    .is_some_and(|d| d == "chats")
-        }
-    }
+    (p.spec().is_log)(path)
 }
 
 /// Inode and ctime of a file, or zeros where the platform has none.

@@ -42,7 +42,7 @@ use super::schema::{MAX_EVENTS_PER_SESSION, eid, eid_range};
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::model::{Event, EventKind, Provider};
-use crate::providers::{self, DocumentProblem, FileHint, ParseState};
+use crate::providers::{self, DocumentProblem, FileHint, Layout, ParseState, Restart};
 
 /// Bytes a file's head is hashed over, to tell an append from a rewrite.
 const HEAD_LEN: u64 = 4096;
@@ -253,7 +253,7 @@ fn plan_for(found: &Found, row: Option<&FileRow>) -> Option<Plan> {
         }
         return (!prefix_matches(found, row)).then_some(Plan::Full);
     }
-    if found.provider == Provider::Gemini {
+    if FileHint::from_path(found.provider, &found.path).layout == Layout::Document {
         return Some(Plan::Full);
     }
     // An append keeps the indexed prefix; a rewrite that happens to be longer does not.
@@ -289,14 +289,29 @@ fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
         .take(f.size.saturating_sub(offset))
         .read_to_end(&mut bytes)
         .map_err(read_error)?;
-    let (events, end_offset) = if f.provider == Provider::Gemini {
-        match providers::gemini::parse_document(&mut state, &bytes, false) {
+    let (events, end_offset) = match state.layout {
+        Layout::Document => match providers::parse_bytes(&mut state, &bytes, false) {
             Some(ev) => (ev, bytes.len() as u64),
             None => return Err(document_skip(&bytes, f.mtime_ns)),
-        }
-    } else {
-        let chunk = providers::parse_jsonl(&mut state, &bytes, offset, false);
-        (chunk.events, chunk.end_offset)
+        },
+        _ => match providers::parse_append(&mut state, &bytes, offset, false) {
+            Ok(_) if offset == 0 && providers::not_a_log(&state, &bytes).is_some() => {
+                return Err(match providers::not_a_log(&state, &bytes) {
+                    Some(DocumentProblem::NotJson) => SkipReason::NotValidJson,
+                    _ => SkipReason::NotALog,
+                });
+            }
+            Ok(chunk) => (chunk.events, chunk.end_offset),
+            // The append changed what was read: read the file again, from the start.
+            Err(Restart) => {
+                let fresh = Job {
+                    found: f.clone(),
+                    base: job.base.clone(),
+                    plan: Plan::Full,
+                };
+                return parse_job(&fresh);
+            }
+        },
     };
     let (head, tail) = fingerprint(&mut file, end_offset).map_err(|e| {
         // Shorter than when it was measured: rewritten while being read.
@@ -316,7 +331,7 @@ fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
     })
 }
 
-/// Why a Gemini document did not parse: a document cut short is being written only if it
+/// Why a document did not parse: a document cut short is being written only if it
 /// changed moments ago.
 fn document_skip(bytes: &[u8], mtime_ns: i64) -> SkipReason {
     match providers::document_problem(bytes) {
@@ -547,19 +562,20 @@ fn remove_file(tx: &Transaction, key: &str) -> Result<bool> {
     Ok(true)
 }
 
-/// Links Codex review sub-agents to the session that entered review mode just before they
-/// started (same project, within one second; nearest first, one sub-agent per spawn).
-fn link_codex_subagents(tx: &Transaction) -> Result<()> {
-    let codex = Provider::Codex.code();
+/// Links sub-agents of provider `p` that name no parent (Codex review sub-agents) to the
+/// session that spawned one just before they started (same project, within one second;
+/// nearest first, one sub-agent per spawn).
+fn link_by_spawn_time(tx: &Transaction, p: Provider) -> Result<()> {
+    let code = p.code();
     tx.execute(
         "UPDATE sessions SET parent_id = NULL WHERE provider = ?1 AND is_subagent = 1",
-        [codex],
+        [code],
     )?;
     let subs: Vec<(i64, Option<String>, i64)> = {
         let mut st = tx.prepare(
             "SELECT sid, project_hash, start_ms FROM sessions WHERE provider = ?1 AND is_subagent = 1 AND start_ms != 0",
         )?;
-        st.query_map([codex], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        st.query_map([code], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
             .collect::<rusqlite::Result<_>>()?
     };
     if subs.is_empty() {
@@ -568,7 +584,7 @@ fn link_codex_subagents(tx: &Transaction) -> Result<()> {
     let mut spawns: Vec<(String, Option<String>, i64)> = Vec::new();
     {
         let mut st = tx.prepare("SELECT id, project_hash, spawn_ms FROM sessions WHERE provider = ?1 AND spawn_ms != '[]'")?;
-        let rows = st.query_map([codex], |r| {
+        let rows = st.query_map([code], |r| {
             Ok((
                 r.get::<_, String>(0)?,
                 r.get::<_, Option<String>>(1)?,
@@ -673,8 +689,11 @@ pub fn run(
         .sum();
     let files_total = jobs.len() as u64;
     stats.plan_ms = started.elapsed().as_millis() as u64;
-    let codex_touched =
-        jobs.iter().any(|j| j.found.provider == Provider::Codex) || !removed.is_empty();
+    let spawn_linked: Vec<Provider> = Provider::ALL
+        .into_iter()
+        .filter(|p| p.spec().links_by_spawn_time)
+        .filter(|p| !removed.is_empty() || jobs.iter().any(|j| j.found.provider == *p))
+        .collect();
 
     let write_started = Instant::now();
     let mut prog = Progress {
@@ -808,8 +827,8 @@ pub fn run(
             stats.parse_ms = parse_ns / 1_000_000;
             stats.events_insert_ms = timing.0 / 1_000_000;
             stats.fts_insert_ms = timing.1 / 1_000_000;
-            if codex_touched {
-                link_codex_subagents(&tx)?;
+            for p in &spawn_linked {
+                link_by_spawn_time(&tx, *p)?;
             }
             tx.execute("DELETE FROM projects WHERE hash NOT IN (SELECT project_hash FROM sessions WHERE project_hash IS NOT NULL)", [])?;
             let t = Instant::now();

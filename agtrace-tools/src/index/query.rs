@@ -168,13 +168,17 @@ pub struct SearchPage {
 
 /// Per-provider session counts.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ProviderCounts {
-    /// Claude Code sessions.
-    pub claude_code: u64,
-    /// Codex sessions.
-    pub codex: u64,
-    /// Gemini sessions.
-    pub gemini: u64,
+pub struct ProviderCounts([u64; Provider::COUNT]);
+
+impl ProviderCounts {
+    /// Sessions of provider `p`.
+    pub fn get(&self, p: Provider) -> u64 {
+        self.0[p.code() as usize]
+    }
+
+    fn add(&mut self, p: Provider, n: u64) {
+        self.0[p.code() as usize] += n;
+    }
 }
 
 /// A project and its sessions.
@@ -664,25 +668,50 @@ pub(crate) fn first_event_of_line(
 }
 
 pub(crate) fn projects(conn: &Connection) -> Result<Vec<ProjectInfo>> {
+    // One row per project and provider, the project's rows together.
     let mut st = conn.prepare_cached(
-        "SELECT s.project_hash, p.root,
-            sum(s.provider = 0), sum(s.provider = 1), sum(s.provider = 2), count(*), max(coalesce(s.end_ms, s.start_ms))
+        "SELECT s.project_hash, p.root, s.provider, count(*), max(coalesce(s.end_ms, s.start_ms))
          FROM sessions s LEFT JOIN projects p ON p.hash = s.project_hash
          WHERE s.project_hash IS NOT NULL
-         GROUP BY s.project_hash ORDER BY max(coalesce(s.end_ms, s.start_ms)) DESC, s.project_hash",
+         GROUP BY s.project_hash, s.provider ORDER BY s.project_hash",
     )?;
     let rows = st.query_map([], |r| {
-        Ok(ProjectInfo {
-            hash: r.get(0)?,
-            root: r.get(1)?,
-            sessions: ProviderCounts {
-                claude_code: r.get::<_, i64>(2)? as u64,
-                codex: r.get::<_, i64>(3)? as u64,
-                gemini: r.get::<_, i64>(4)? as u64,
-            },
-            total_sessions: r.get::<_, i64>(5)? as u64,
-            last_activity: r.get::<_, Option<i64>>(6)?.and_then(ts_from_ms),
-        })
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, Option<String>>(1)?,
+            decode::provider_at(r, 2, decode::SESSION_PROVIDER)?,
+            r.get::<_, i64>(3)? as u64,
+            r.get::<_, Option<i64>>(4)?,
+        ))
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let mut out: Vec<(Option<i64>, ProjectInfo)> = Vec::new();
+    for row in rows {
+        let (hash, root, provider, n, last) = row?;
+        if out.last().is_none_or(|(_, p)| p.hash != hash) {
+            out.push((
+                None,
+                ProjectInfo {
+                    hash,
+                    root,
+                    sessions: ProviderCounts::default(),
+                    total_sessions: 0,
+                    last_activity: None,
+                },
+            ));
+        }
+        if let Some((max, p)) = out.last_mut() {
+            p.sessions.add(provider, n);
+            p.total_sessions += n;
+            *max = (*max).max(last);
+        }
+    }
+    // Newest activity first, as before; ties by hash.
+    out.sort_by(|(a, p), (b, q)| b.cmp(a).then_with(|| p.hash.cmp(&q.hash)));
+    Ok(out
+        .into_iter()
+        .map(|(last, mut p)| {
+            p.last_activity = last.and_then(ts_from_ms);
+            p
+        })
+        .collect())
 }

@@ -1,6 +1,6 @@
 //! The normalized vocabulary every provider is translated into: events, providers, token
 //! usage, and the assembly of events into turns and steps. The bottom layer: it depends on no
-//! other module of the crate.
+//! other module of the crate, except for [`Provider`], which the provider table defines.
 
 mod event;
 mod provider;

@@ -1,12 +1,53 @@
 //! Codex CLI rollout records (`{timestamp, type, payload}`).
 
 use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{ParseState, exit_code_in_text, flatten_text, str_field, u64_field};
+use super::spec::{Layout, ProviderSpec, file_name, file_stem};
+use super::{FileHint, ParseState, exit_code_in_text, flatten_text, str_field, u64_field};
 use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
+
+/// Codex CLI: `~/.codex/sessions/YYYY/MM/DD/rollout-<timestamp>-<uuid>.jsonl`.
+pub static SPEC: ProviderSpec = ProviderSpec {
+    title: "Codex CLI",
+    home_root: ".codex/sessions",
+    env: "AGTRACE_CODEX_DIR",
+    flag: "codex-dir",
+    tree_root: "codex/sessions",
+    is_log: |path| {
+        let name = file_name(path);
+        name.starts_with("rollout-") && name.ends_with(".jsonl")
+    },
+    hint,
+    lines: Some(record),
+    document: None,
+    journal: None,
+    links_by_spawn_time: true,
+    resume_context: Some(|st, file, offset| st.states.codex.model = model_before(file, offset)),
+};
+
+fn hint(path: &Path) -> FileHint {
+    FileHint {
+        session_id: file_stem(path),
+        is_subagent: false,
+        parent_id: None,
+        layout: Layout::Lines,
+    }
+}
+
+/// What a Codex parse carries from one line to the next.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// Once a `response_item` was seen, `event_msg` user/agent messages are duplicates.
+    seen_response_items: bool,
+    last_total: Option<TokenUsage>,
+    /// The model of the last `turn_context`: Codex names it once per turn, not per item.
+    model: Option<String>,
+}
 
 /// User-role blocks Codex injects before the person's prompt.
 fn is_injected_context(text: &str) -> bool {
@@ -25,7 +66,7 @@ pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
         "session_meta" => session_meta(st, payload, out),
         "turn_context" => {
             if let Some(m) = str_field(payload, "model") {
-                st.codex.model = Some(m.to_string());
+                st.states.codex.model = Some(m.to_string());
                 out.push(Event::new(
                     EventKind::Notification,
                     format!("turn_context model={m}"),
@@ -35,7 +76,7 @@ pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
             }
         }
         "response_item" => {
-            st.codex.seen_response_items = true;
+            st.states.codex.seen_response_items = true;
             response_item(ptype, payload, out);
         }
         "event_msg" => event_msg(st, ptype, payload, out),
@@ -48,7 +89,7 @@ pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
     }
     for ev in &mut out[first_new..] {
         if ev.model.is_none() && ev.kind.is_generated() {
-            ev.model.clone_from(&st.codex.model);
+            ev.model.clone_from(&st.states.codex.model);
         }
     }
 }
@@ -219,10 +260,10 @@ fn event_msg(st: &mut ParseState, ptype: &str, p: &Value, out: &mut Vec<Event>) 
             let total = usage(info.get("total_token_usage"));
             let last = usage(info.get("last_token_usage"));
             // Codex repeats the same token_count after each tool output: count it once.
-            if total.is_some() && total == st.codex.last_total {
+            if total.is_some() && total == st.states.codex.last_total {
                 return;
             }
-            st.codex.last_total = total;
+            st.states.codex.last_total = total;
             let Some(last) = last.or(total) else { return };
             let mut ev = Event::new(EventKind::TokenUsage, "");
             ev.tokens = Some(last);
@@ -230,7 +271,7 @@ fn event_msg(st: &mut ParseState, ptype: &str, p: &Value, out: &mut Vec<Event>) 
         }
         // These duplicate response items; only files without response items need them.
         "user_message" | "agent_message" | "agent_reasoning" | "agent_reasoning_raw_content" => {
-            if st.codex.seen_response_items {
+            if st.states.codex.seen_response_items {
                 return;
             }
             let text = str_field(p, "message")

@@ -1,10 +1,245 @@
-//! Gemini CLI session documents (one JSON document, rewritten as the session grows).
+//! Gemini CLI sessions, in both of the formats the CLI has written:
+//!
+//! - `chats/session-*.json`: one JSON document `{sessionId, projectHash, startTime, messages}`,
+//!   rewritten whole as the session grows (versions before about April 2026);
+//! - `chats/session-*.jsonl` (and sub-agents' `chats/<parentSessionId>/<id>.jsonl`): a journal
+//!   appended to as the session grows. Its first line is a header (`sessionId`, `projectHash`,
+//!   `startTime`, `kind`); then message records (the shapes of the document's `messages`), which
+//!   a later record with the same `id` replaces in place; `{"$set": {...}}` metadata updates,
+//!   where a `messages` array is a checkpoint that replaces the whole list; and
+//!   `{"$rewindTo": id}`, which drops that message and all after it (everything, when the id
+//!   is unknown). This is how the CLI's own loader reads it (`chatRecordingService.ts`).
+//!
+//! A journal is read by replaying it; the events of the messages that stand at the end of what
+//! was read are emitted then. A later append that only adds messages continues from there; one
+//! that rewrites, rewinds or checkpoints what was already emitted asks for a re-read
+//! ([`Restart`]).
 
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{ParseState, exit_code_in_text, flatten_text, str_field, u64_field};
+use super::spec::{Layout, ProviderSpec, Restart, file_name, file_stem};
+use super::{
+    FileHint, ParseState, ParsedChunk, exit_code_in_text, flatten_text, str_field, u64_field,
+};
 use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
+
+/// Gemini CLI: `~/.gemini/tmp/<projectHash>/chats/session-*.json` and `session-*.jsonl`,
+/// sub-agents in `chats/<parentSessionId>/<id>.jsonl`.
+pub static SPEC: ProviderSpec = ProviderSpec {
+    title: "Gemini CLI",
+    home_root: ".gemini/tmp",
+    env: "AGTRACE_GEMINI_DIR",
+    flag: "gemini-dir",
+    tree_root: "gemini/tmp",
+    is_log,
+    hint,
+    lines: None,
+    document: Some(parse_document),
+    journal: Some(parse_journal),
+    links_by_spawn_time: false,
+    resume_context: None,
+};
+
+/// The folder a file is in, by name.
+fn folder(path: &Path, up: usize) -> Option<String> {
+    let mut dir = path.parent()?;
+    for _ in 0..up {
+        dir = dir.parent()?;
+    }
+    Some(dir.file_name()?.to_string_lossy().into_owned())
+}
+
+/// Any `.json` or `.jsonl` file in a `chats` folder, or in a folder inside one (a sub-agent's).
+/// Not only `session-*` names: a renamed file is still a session, and one that does not parse
+/// gets a skip reason instead of vanishing.
+fn is_log(path: &Path) -> bool {
+    let name = file_name(path);
+    (name.ends_with(".json") || name.ends_with(".jsonl"))
+        && (folder(path, 0).as_deref() == Some("chats")
+            || folder(path, 1).as_deref() == Some("chats"))
+}
+
+fn hint(path: &Path) -> FileHint {
+    let sub = folder(path, 0).as_deref() != Some("chats");
+    FileHint {
+        session_id: file_stem(path),
+        is_subagent: sub,
+        parent_id: if sub { folder(path, 0) } else { None },
+        layout: if file_name(path).ends_with(".jsonl") {
+            Layout::Journal
+        } else {
+            Layout::Document
+        },
+    }
+}
+
+/// What a Gemini journal parse carries from one read to the next.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// Ids of the messages whose events were emitted: a record that changes one of them
+    /// means the journal must be read again.
+    #[serde(default)]
+    emitted: HashSet<String>,
+}
+
+/// The messages of a journal as replayed so far, in order, not yet emitted.
+#[derive(Default)]
+struct Pending {
+    order: Vec<Option<Value>>,
+    at: HashMap<String, usize>,
+}
+
+impl Pending {
+    fn upsert(&mut self, id: &str, m: Value) {
+        match self.at.get(id) {
+            // Last write wins, in the place of the first.
+            Some(&i) => self.order[i] = Some(m),
+            None => {
+                self.at.insert(id.to_string(), self.order.len());
+                self.order.push(Some(m));
+            }
+        }
+    }
+
+    /// Drops message `id` and everything after it; `false` when `id` is not here.
+    fn rewind(&mut self, id: &str) -> bool {
+        let Some(&i) = self.at.get(id) else {
+            return false;
+        };
+        for m in self.order.drain(i..).flatten() {
+            if let Some(id) = str_field(&m, "id") {
+                self.at.remove(id);
+            }
+        }
+        true
+    }
+
+    fn clear(&mut self) {
+        self.order.clear();
+        self.at.clear();
+    }
+}
+
+/// Parses journal bytes starting at absolute offset `base` (see the module notes).
+pub fn parse_journal(
+    st: &mut ParseState,
+    bytes: &[u8],
+    base: u64,
+    keep_raw: bool,
+) -> Result<ParsedChunk, Restart> {
+    let mut pending = Pending::default();
+    let mut pos = 0usize;
+    while pos < bytes.len() {
+        let (line_end, next, terminated) = match bytes[pos..].iter().position(|&c| c == b'\n') {
+            Some(i) => (pos + i, pos + i + 1, true),
+            None => (bytes.len(), bytes.len(), false),
+        };
+        let line = bytes[pos..line_end].trim_ascii();
+        if !line.is_empty() {
+            match serde_json::from_slice::<Value>(line) {
+                Ok(v) if v.is_object() => journal_record(st, v, &mut pending)?,
+                Err(_) if !terminated => break,
+                _ => st.malformed += 1,
+            }
+        }
+        pos = next;
+    }
+    let mut events = Vec::new();
+    for m in pending.order.into_iter().flatten() {
+        if let Some(id) = str_field(&m, "id") {
+            st.states.gemini.emitted.insert(id.to_string());
+        }
+        emit(st, &m, keep_raw, &mut events);
+    }
+    Ok(ParsedChunk {
+        events,
+        end_offset: base + pos as u64,
+    })
+}
+
+fn journal_record(st: &mut ParseState, v: Value, pending: &mut Pending) -> Result<(), Restart> {
+    let emitted = &st.states.gemini.emitted;
+    if let Some(id) = str_field(&v, "$rewindTo") {
+        st.records += 1;
+        if emitted.contains(id) {
+            return Err(Restart);
+        }
+        if !pending.rewind(id) {
+            // An unknown id clears everything, as the CLI's loader does.
+            if !emitted.is_empty() {
+                return Err(Restart);
+            }
+            pending.clear();
+        }
+    } else if let Some(id) = str_field(&v, "id") {
+        st.records += 1;
+        if emitted.contains(id) {
+            return Err(Restart);
+        }
+        let id = id.to_string();
+        pending.upsert(&id, v);
+    } else if let Some(set) = v.get("$set").filter(|s| s.is_object()) {
+        st.records += 1;
+        if let Some(messages) = set.get("messages").and_then(Value::as_array) {
+            if !st.states.gemini.emitted.is_empty() {
+                return Err(Restart);
+            }
+            pending.clear();
+            for m in messages {
+                match str_field(m, "id") {
+                    Some(id) => pending.upsert(id, m.clone()),
+                    None => st.malformed += 1,
+                }
+            }
+        }
+        header(st, set);
+    } else if str_field(&v, "sessionId").is_some() && str_field(&v, "projectHash").is_some() {
+        st.records += 1;
+        header(st, &v);
+    } else {
+        // Neither a message nor an update this version knows: counted, not guessed at.
+        st.malformed += 1;
+    }
+    Ok(())
+}
+
+/// Session facts from the header or a `$set`.
+fn header(st: &mut ParseState, v: &Value) {
+    if let Some(id) = str_field(v, "sessionId") {
+        st.meta.session_id = id.to_string();
+    }
+    if let Some(h) = str_field(v, "projectHash") {
+        st.meta.project_hash = Some(h.to_string());
+    }
+    if str_field(v, "kind") == Some("subagent") {
+        st.meta.is_subagent = true;
+    }
+    if st.meta.start_ms.is_none() {
+        st.meta.start_ms = str_field(v, "startTime")
+            .and_then(crate::model::parse_ts)
+            .map(|t| t.timestamp_millis());
+    }
+}
+
+/// Commits the events of one message.
+fn emit(st: &mut ParseState, m: &Value, keep_raw: bool, out: &mut Vec<Event>) {
+    st.record_ms = str_field(m, "timestamp")
+        .and_then(crate::model::parse_ts)
+        .map(|t| t.timestamp_millis());
+    let mut drafts = Vec::new();
+    message(m, &mut drafts);
+    for mut ev in drafts {
+        if keep_raw {
+            ev.raw = m.clone();
+        }
+        st.commit(ev, out);
+    }
+}
 
 /// Parses a whole document. `None` when it is not (yet) a complete JSON document: Gemini
 /// rewrites the file in place, so a reader can catch it half-written.
@@ -28,17 +263,8 @@ pub fn parse_document(st: &mut ParseState, bytes: &[u8], keep_raw: bool) -> Opti
             st.malformed += 1;
             continue;
         }
-        st.record_ms = str_field(m, "timestamp")
-            .and_then(crate::model::parse_ts)
-            .map(|t| t.timestamp_millis());
-        let mut drafts = Vec::new();
-        message(m, &mut drafts);
-        for mut ev in drafts {
-            if keep_raw {
-                ev.raw = m.clone();
-            }
-            st.commit(ev, &mut out);
-        }
+        st.records += 1;
+        emit(st, m, keep_raw, &mut out);
     }
     if st.meta.start_ms.is_none() {
         st.meta.start_ms = doc
@@ -50,9 +276,31 @@ pub fn parse_document(st: &mut ParseState, bytes: &[u8], keep_raw: bool) -> Opti
     Some(out)
 }
 
+/// A `user` message the CLI wrote itself rather than a person: the `<session_context>` block,
+/// or tool results handed back to the model (`functionResponse` parts, which the message's
+/// `toolCalls` already hold; older versions render them as `[Function Response: ...]`).
+fn is_not_a_prompt(m: &Value, text: &str) -> bool {
+    let t = text.trim_start();
+    let parts = m.get("content").and_then(Value::as_array);
+    t.starts_with("<session_context>")
+        || t.starts_with("[Function Response:")
+        || (t.is_empty()
+            && parts.is_some_and(|p| {
+                !p.is_empty() && p.iter().all(|x| x.get("functionResponse").is_some())
+            }))
+}
+
 fn message(m: &Value, out: &mut Vec<Event>) {
     let content = m.get("content").map(flatten_text).unwrap_or_default();
     match str_field(m, "type").unwrap_or("") {
+        "user" if is_not_a_prompt(m, &content) => {
+            let text = if content.is_empty() {
+                "function responses".to_string()
+            } else {
+                content
+            };
+            out.push(Event::new(EventKind::Notification, text));
+        }
         "user" => out.push(Event::new(EventKind::User, content)),
         "gemini" => gemini(m, content, out),
         other => {

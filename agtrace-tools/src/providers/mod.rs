@@ -3,10 +3,15 @@
 //! Parsing is a resumable state machine ([`ParseState`]) fed one record at a time, so that an
 //! appended JSONL file can be parsed from where it stopped and still give exactly the events
 //! (indices, turns, steps, token sums) a parse from the start would give.
+//!
+//! # The provider table
+//!
+//! One agent is one file here, with a [`ProviderSpec`] named `SPEC` and a `State` (its share
+//! of [`ParseState`]), plus one line in [`provider_table!`]. The [`Provider`] enum (the tools'
+//! `provider` argument and output), its wire names and index codes, the log roots with their
+//! flags and environment variables, discovery and per-provider counts all derive from it.
 
-pub mod claude_code;
-pub mod codex;
-pub mod gemini;
+pub mod spec;
 
 use std::path::Path;
 
@@ -15,31 +20,129 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::model::Positioner;
-use crate::model::{Event, EventKind, Provider, SourceSpan};
-use crate::model::{TokenAccumulator, TokenUsage};
+use crate::model::TokenAccumulator;
+use crate::model::{Event, EventKind, SourceSpan};
+pub use spec::{Layout, ProviderSpec, Restart};
+
+/// The providers: `<doc of the enum value> Variant = module, "<doc of its session count>";`.
+/// The module's name is the wire name; an entry's position is its code in the index, so
+/// entries are only ever appended.
+macro_rules! provider_table {
+    ($then:ident) => {
+        $then! {
+            /// Claude Code.
+            ClaudeCode = claude_code, "Claude Code sessions.";
+            /// OpenAI Codex CLI.
+            Codex = codex, "Codex CLI sessions.";
+            /// Google Gemini CLI.
+            Gemini = gemini, "Gemini CLI sessions.";
+        }
+    };
+}
+pub(crate) use provider_table;
+
+macro_rules! define_providers {
+    ($( $(#[doc = $doc:tt])* $variant:ident = $module:ident, $counts:tt; )*) => {
+        $( pub mod $module; )*
+
+        /// The agent that wrote a session.
+        // Also the tools' `provider` type: `#[tool_args]` derives its serde and JSON Schema
+        // (snake_case values, each described by its doc; this item's doc is the schema's
+        // description).
+        #[mcp_tool_core::tool_args]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Provider {
+            $( $(#[doc = $doc])* $variant, )*
+        }
+
+        impl Provider {
+            /// How many providers there are.
+            pub const COUNT: usize = [$(stringify!($variant)),*].len();
+
+            /// Every provider, in the order of their codes in the index.
+            pub const ALL: [Provider; Self::COUNT] = [$(Provider::$variant),*];
+
+            /// The snake_case name, as serialized.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $( Provider::$variant => stringify!($module), )*
+                }
+            }
+
+            /// What agtrace knows about this agent's logs.
+            pub fn spec(self) -> &'static ProviderSpec {
+                match self {
+                    $( Provider::$variant => &$module::SPEC, )*
+                }
+            }
+        }
+
+        /// Each provider's own share of a [`ParseState`].
+        #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+        pub(crate) struct ProviderStates {
+            $( #[serde(default)] pub(crate) $module: $module::State, )*
+        }
+    };
+}
+provider_table!(define_providers);
+
+impl Provider {
+    /// Position in [`Provider::ALL`] (also the provider's code in the index).
+    pub fn position(self) -> usize {
+        self as usize
+    }
+
+    pub(crate) fn code(self) -> i64 {
+        self.position() as i64
+    }
+
+    pub(crate) fn from_code(code: i64) -> Option<Self> {
+        Self::ALL.get(usize::try_from(code).ok()?).copied()
+    }
+}
+
+impl std::fmt::Display for Provider {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Provider {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|p| p.as_str() == s)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Self::ALL.iter().map(|p| p.as_str()).collect();
+                format!(
+                    "unknown provider '{s}' (expected one of {})",
+                    names.join(", ")
+                )
+            })
+    }
+}
 
 /// What the file's location says about its session before any record is read.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct FileHint {
     /// The file name's stem: the session id until a record names one.
     pub session_id: String,
-    /// Whether the file is a sub-agent's (Claude Code `agent-*.jsonl`).
+    /// Whether the file is a sub-agent's (Claude Code `agent-*.jsonl`, Gemini
+    /// `chats/<parent>/<id>.jsonl`).
     pub is_subagent: bool,
+    /// The parent session, when the path names it (Gemini sub-agents).
+    #[serde(default)]
+    pub parent_id: Option<String>,
+    /// How the file is written.
+    #[serde(default)]
+    pub layout: Layout,
 }
 
 impl FileHint {
-    /// Derives the hint from a log file path (`agent-<id>.jsonl` is a Claude sub-agent).
+    /// Derives the hint from a log file path, as provider `provider` lays its files out.
     pub fn from_path(provider: Provider, path: &Path) -> FileHint {
-        let stem = path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .unwrap_or("unknown")
-            .to_string();
-        let is_subagent = provider == Provider::ClaudeCode && stem.starts_with("agent-");
-        FileHint {
-            session_id: stem,
-            is_subagent,
-        }
+        (provider.spec().hint)(path)
     }
 }
 
@@ -85,21 +188,6 @@ impl SessionMeta {
     }
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub(crate) struct ClaudeState {
-    last_message_id: Option<String>,
-    last_usage: Option<TokenUsage>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub(crate) struct CodexState {
-    /// Once a `response_item` was seen, `event_msg` user/agent messages are duplicates.
-    seen_response_items: bool,
-    last_total: Option<TokenUsage>,
-    /// The model of the last `turn_context`: Codex names it once per turn, not per item.
-    pub(crate) model: Option<String>,
-}
-
 /// Everything needed to continue parsing a file where the previous parse stopped.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ParseState {
@@ -111,14 +199,20 @@ pub struct ParseState {
     pub next_index: u32,
     /// Lines (or Gemini messages) that could not be read as records.
     pub malformed: u32,
+    /// Lines (or Gemini messages) read as records of the provider's format.
+    #[serde(default)]
+    pub records: u32,
     /// Token usage so far, each model message counted once.
     pub tokens: TokenAccumulator,
     pub(crate) position: Positioner,
-    pub(crate) claude: ClaudeState,
-    pub(crate) codex: CodexState,
+    /// How the file is written (from its [`FileHint`]).
+    #[serde(default)]
+    pub layout: Layout,
+    /// Each provider's own parse state.
+    pub(crate) states: ProviderStates,
     /// Timestamp of the record being translated; events without their own take it.
     #[serde(skip)]
-    record_ms: Option<i64>,
+    pub(crate) record_ms: Option<i64>,
 }
 
 impl ParseState {
@@ -129,14 +223,16 @@ impl ParseState {
             meta: SessionMeta {
                 session_id: hint.session_id.clone(),
                 is_subagent: hint.is_subagent,
+                parent_id: hint.parent_id.clone(),
                 ..SessionMeta::default()
             },
             next_index: 0,
             malformed: 0,
+            records: 0,
             tokens: TokenAccumulator::default(),
             position: Positioner::default(),
-            claude: ClaudeState::default(),
-            codex: CodexState::default(),
+            layout: hint.layout,
+            states: ProviderStates::default(),
             record_ms: None,
         }
     }
@@ -213,6 +309,7 @@ pub fn parse_jsonl(state: &mut ParseState, bytes: &[u8], base: u64, keep_raw: bo
         if !line.is_empty() {
             match serde_json::from_slice::<Value>(line) {
                 Ok(v) if v.is_object() => {
+                    state.records += 1;
                     let span = SourceSpan {
                         offset: base + pos as u64,
                         len: (line_end - pos) as u32,
@@ -245,10 +342,8 @@ fn record(
         .and_then(crate::model::parse_ts)
         .map(|t| t.timestamp_millis());
     let mut drafts = Vec::new();
-    match state.provider {
-        Provider::ClaudeCode => claude_code::record(state, v, &mut drafts),
-        Provider::Codex => codex::record(state, v, &mut drafts),
-        Provider::Gemini => {}
+    if let Some(translate) = state.provider.spec().lines {
+        translate(state, v, &mut drafts);
     }
     for mut ev in drafts {
         ev.source = Some(span);
@@ -267,12 +362,59 @@ pub fn parse_file(
 ) -> Result<(ParseState, Vec<Event>)> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let mut state = ParseState::new(provider, &FileHint::from_path(provider, path));
-    let events = match provider {
-        Provider::Gemini => gemini::parse_document(&mut state, &bytes, keep_raw)
-            .ok_or_else(|| Error::Incomplete(path.to_path_buf()))?,
-        _ => parse_jsonl(&mut state, &bytes, 0, keep_raw).events,
-    };
+    let events = parse_bytes(&mut state, &bytes, keep_raw)
+        .ok_or_else(|| Error::Incomplete(path.to_path_buf()))?;
     Ok((state, events))
+}
+
+/// Parses the whole of a file's bytes into a fresh `state`, in the file's layout. `None` for a
+/// document that is not (yet) complete.
+pub fn parse_bytes(state: &mut ParseState, bytes: &[u8], keep_raw: bool) -> Option<Vec<Event>> {
+    let spec = state.provider.spec();
+    match state.layout {
+        Layout::Lines => Some(parse_jsonl(state, bytes, 0, keep_raw).events),
+        Layout::Document => spec
+            .document
+            .and_then(|parse| parse(state, bytes, keep_raw)),
+        // From the start nothing read before can be changed: a journal never restarts.
+        Layout::Journal => spec
+            .journal
+            .and_then(|parse| parse(state, bytes, 0, keep_raw).ok())
+            .map(|c| c.events),
+    }
+}
+
+/// Parses appended bytes (starting at absolute offset `base`) of a file already read up to
+/// `base` into `state`; [`Restart`] when the append changes what was read (a journal's rewind
+/// or rewrite), and the file must be parsed again from the start.
+pub fn parse_append(
+    state: &mut ParseState,
+    bytes: &[u8],
+    base: u64,
+    keep_raw: bool,
+) -> std::result::Result<ParsedChunk, Restart> {
+    match (state.layout, state.provider.spec().journal) {
+        (Layout::Journal, Some(parse)) => parse(state, bytes, base, keep_raw),
+        (Layout::Journal, None) | (Layout::Document, _) => Err(Restart),
+        (Layout::Lines, _) => Ok(parse_jsonl(state, bytes, base, keep_raw)),
+    }
+}
+
+/// Why a file read whole into `state` is not a log at all: it has content, but not one line
+/// (or message) of it was a record. `None` when it is a log, or empty, or holds only a line
+/// still being written. Scans the bytes again, which only such files pay for.
+pub fn not_a_log(state: &ParseState, bytes: &[u8]) -> Option<DocumentProblem> {
+    if state.records > 0 || state.malformed == 0 {
+        return None;
+    }
+    let any_json = bytes
+        .split(|&b| b == b'\n')
+        .any(|l| serde_json::from_slice::<Value>(l.trim_ascii()).is_ok());
+    Some(if any_json {
+        DocumentProblem::NotADocument
+    } else {
+        DocumentProblem::NotJson
+    })
 }
 
 /// Why bytes that should hold one JSON session document do not.

@@ -12,7 +12,7 @@ use rusqlite::Connection;
 
 use crate::error::{Error, Result};
 use crate::model::{Event, Provider};
-use crate::providers::{self, FileHint, ParseState};
+use crate::providers::{self, FileHint, Layout, ParseState};
 
 /// SQLite virtual-machine steps between two looks at the flag (well under a millisecond).
 const SQL_STEPS: i32 = 10_000;
@@ -69,12 +69,13 @@ pub(super) fn parse_file(
     path: &Path,
     interrupt: Option<&Interrupt>,
 ) -> Result<Vec<Event>> {
-    let Some(interrupt) = interrupt.filter(|_| provider != Provider::Gemini) else {
+    let hint = FileHint::from_path(provider, path);
+    let Some(interrupt) = interrupt.filter(|_| hint.layout == Layout::Lines) else {
         return Ok(providers::parse_file(provider, path, true)?.1);
     };
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     interrupt.check()?;
-    let mut state = ParseState::new(provider, &FileHint::from_path(provider, path));
+    let mut state = ParseState::new(provider, &hint);
     let mut events = Vec::new();
     let mut start = 0;
     while start < bytes.len() {

@@ -18,8 +18,8 @@ use crate::index::{
     IndexStats, Progress, ProjectInfo, SearchPage, SearchQuery, SessionCursor, SessionFilter,
     SessionPage, SessionSummary, ingest, schema,
 };
-use crate::model::{Event, Provider, TokenAccumulator, assemble, ts_from_ms};
-use crate::providers::{self, FileHint, ParseState};
+use crate::model::{Event, TokenAccumulator, assemble, ts_from_ms};
+use crate::providers::{self, FileHint, Layout, ParseState};
 use crate::secrets;
 use cache::{FileStamp, SessionCache};
 use interrupt::{EVENT_STRIDE, Interrupt};
@@ -367,10 +367,14 @@ fn raw_from_line(
     let hint = FileHint {
         session_id: summary.id.clone(),
         is_subagent: summary.is_subagent,
+        ..FileHint::from_path(summary.provider, Path::new(&summary.path))
     };
+    if hint.layout != Layout::Lines {
+        return None;
+    }
     let mut scratch = ParseState::new(summary.provider, &hint);
-    if summary.provider == Provider::Codex {
-        scratch.codex.model = providers::codex::model_before(&mut f, off);
+    if let Some(restore) = summary.provider.spec().resume_context {
+        restore(&mut scratch, &mut f, off);
     }
     let chunk = providers::parse_jsonl(&mut scratch, &buf, off, true);
     let draft = chunk

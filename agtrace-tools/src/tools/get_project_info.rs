@@ -3,6 +3,7 @@
 use mcp_tool_core::prelude::*;
 
 use crate::index::{ProjectInfo, SkipSummary};
+use crate::model::Provider;
 use crate::store::TraceStore;
 use crate::tools::support::text::byte_at_char;
 use crate::tools::support::{blocking, fit_items, json_len, page_budget, timestamp};
@@ -26,19 +27,29 @@ pub struct GetProjectInfoArgs {
     pub cursor: Option<Cursor>,
 }
 
-/// Session counts of one project, per provider.
-#[tool_output]
-#[derive(Debug, Clone, Copy)]
-pub struct SessionCounts {
-    /// Claude Code sessions.
-    pub claude_code: u64,
-    /// Codex CLI sessions.
-    pub codex: u64,
-    /// Gemini CLI sessions.
-    pub gemini: u64,
-    /// All sessions, sub-agent sessions included.
-    pub total: u64,
+// One field per provider, from the provider table.
+macro_rules! session_counts {
+    ($( $(#[doc = $doc:tt])* $variant:ident = $module:ident, $counts:tt; )*) => {
+        /// Session counts of one project, per provider.
+        #[tool_output]
+        #[derive(Debug, Clone, Copy)]
+        pub struct SessionCounts {
+            $( #[doc = $counts] pub $module: u64, )*
+            /// All sessions, sub-agent sessions included.
+            pub total: u64,
+        }
+
+        impl SessionCounts {
+            fn of(p: &ProjectInfo) -> Self {
+                SessionCounts {
+                    $( $module: p.sessions.get(Provider::$variant), )*
+                    total: p.total_sessions,
+                }
+            }
+        }
+    };
 }
+crate::providers::provider_table!(session_counts);
 
 /// One project.
 #[tool_output]
@@ -59,12 +70,7 @@ impl From<&ProjectInfo> for ProjectRow {
         ProjectRow {
             root: p.root.clone(),
             hash: p.hash.clone(),
-            sessions: SessionCounts {
-                claude_code: p.sessions.claude_code,
-                codex: p.sessions.codex,
-                gemini: p.sessions.gemini,
-                total: p.total_sessions,
-            },
+            sessions: SessionCounts::of(p),
             last_activity: timestamp(p.last_activity),
         }
     }

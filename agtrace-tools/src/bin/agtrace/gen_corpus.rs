@@ -2,6 +2,7 @@
 
 use super::Failure;
 use agtrace_tools::corpus::{CorpusSpec, generate};
+use agtrace_tools::model::Provider;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -24,18 +25,28 @@ pub fn run(args: GenCorpusArgs) -> Result<(), Failure> {
     let mut spec = CorpusSpec::new(args.sessions, args.seed);
     spec.max_tool_output = args.max_tool_output;
     let stats = generate(&spec, &args.out)?;
+    let counts: Vec<String> = Provider::ALL
+        .into_iter()
+        .map(|p| format!("{} {p}", stats.sessions[p.position()]))
+        .collect();
     println!(
-        "wrote {} files, {:.1} MB ({} claude_code, {} codex, {} gemini sessions) under {}",
+        "wrote {} files, {:.1} MB ({} sessions) under {}",
         stats.files,
         stats.bytes as f64 / 1e6,
-        stats.sessions[0],
-        stats.sessions[1],
-        stats.sessions[2],
+        counts.join(", "),
         args.out.display()
     );
-    println!(
-        "use it with: agtrace --claude-dir {0}/claude/projects --codex-dir {0}/codex/sessions --gemini-dir {0}/gemini/tmp index",
-        args.out.display()
-    );
+    let flags: Vec<String> = Provider::ALL
+        .into_iter()
+        .map(|p| {
+            format!(
+                "--{} {}/{}",
+                p.spec().flag,
+                args.out.display(),
+                p.spec().tree_root
+            )
+        })
+        .collect();
+    println!("use it with: agtrace {} index", flags.join(" "));
     Ok(())
 }

@@ -9,6 +9,7 @@ mod catalog;
 mod demo;
 mod gen_corpus;
 mod index;
+mod log_roots;
 mod serve;
 
 use agtrace_tools::config::Config;
@@ -35,15 +36,8 @@ struct Cli {
 /// to its environment variable, then to its default.
 #[derive(Args, Clone, Default)]
 pub struct Roots {
-    /// Claude Code projects folder [default: ~/.claude/projects]
-    #[arg(long, global = true, env = "AGTRACE_CLAUDE_DIR")]
-    claude_dir: Option<PathBuf>,
-    /// Codex CLI sessions folder [default: ~/.codex/sessions]
-    #[arg(long, global = true, env = "AGTRACE_CODEX_DIR")]
-    codex_dir: Option<PathBuf>,
-    /// Gemini CLI tmp folder [default: ~/.gemini/tmp]
-    #[arg(long, global = true, env = "AGTRACE_GEMINI_DIR")]
-    gemini_dir: Option<PathBuf>,
+    #[command(flatten)]
+    logs: log_roots::LogRoots,
     /// Where the index lives [default: the platform data dir, e.g. ~/.local/share/agtrace]
     #[arg(long, global = true, env = "AGTRACE_DATA_DIR")]
     data_dir: Option<PathBuf>,
@@ -64,15 +58,7 @@ pub struct Roots {
 impl Roots {
     pub fn config(&self) -> Config {
         let mut config = Config::from_env();
-        if let Some(d) = &self.claude_dir {
-            config.claude_dir = d.clone();
-        }
-        if let Some(d) = &self.codex_dir {
-            config.codex_dir = d.clone();
-        }
-        if let Some(d) = &self.gemini_dir {
-            config.gemini_dir = d.clone();
-        }
+        self.logs.apply(&mut config);
         if let Some(d) = &self.data_dir {
             config.data_dir = d.clone();
         }
