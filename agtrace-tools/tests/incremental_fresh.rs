@@ -413,3 +413,26 @@ fn a_version_7_index_is_migrated_and_each_file_reparsed_once() {
     assert_eq!(version, 9, "migrated through 8 to the current version");
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }
+
+/// An index written by version 8 (before the CJK table and the parsers of version 9) is
+/// migrated in place, and its next refresh re-parses each file once.
+#[test]
+fn a_version_8_index_is_migrated_and_each_file_reparsed_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (logs, store) = common::sample_store(tmp.path());
+    store.refresh().unwrap();
+    drop(store);
+    let data = tmp.path().join("data");
+    {
+        let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
+        conn.execute_batch("DROP TABLE events_cjk; PRAGMA user_version = 8;")
+            .unwrap();
+    }
+    let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (10, 0));
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
+    drop(store);
+    assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
+}

@@ -268,6 +268,10 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
     if current == 8 {
         tx.execute_batch(CJK)?;
         backfill_cjk(&tx)?;
+        // Version 9's parsers read turns (interrupts, tool responses) and Gemini journals
+        // differently: nothing proves a row current any more, so the next refresh re-parses
+        // each file once, as after the 7 to 8 migration, while the kept sessions answer.
+        tx.execute_batch("UPDATE files SET tail_hash = NULL, ino = 0, ctime_ns = 0")?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     } else if current != SCHEMA_VERSION {
         let mut names: Vec<(String, String)> = {
