@@ -1,6 +1,7 @@
 //! The agtrace MCP server: the `trace` tools over one `TraceStore`.
 
 use crate::store::TraceStore;
+use crate::store::signing_key::local_signing_keys;
 use mcp_tool_core::{BuildError, ToolServer, ToolServerBuilder};
 
 /// What the client may tell the model about using the tools together.
@@ -18,7 +19,11 @@ pub fn build(store: TraceStore) -> Result<ToolServer, BuildError> {
 /// [`build`]'s builder, for settings of the binary's own (signing keys, stateless HTTP,
 /// authentication).
 pub fn builder(store: TraceStore) -> ToolServerBuilder {
-    ToolServer::builder()
+    let builder = match local_signing_keys(&store.config().data_dir) {
+        Some(keys) => ToolServer::builder().signing_keys(keys),
+        None => ToolServer::builder(),
+    };
+    builder
         .name("agtrace")
         .version(env!("CARGO_PKG_VERSION"))
         .title("agtrace: agent session logs")

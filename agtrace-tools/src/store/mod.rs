@@ -28,6 +28,7 @@ mod cache;
 mod detail;
 mod interrupt;
 mod private;
+pub mod signing_key;
 
 pub use detail::{EventDetail, SessionDetail};
 

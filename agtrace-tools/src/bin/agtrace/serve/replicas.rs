@@ -7,9 +7,9 @@ use mcp_tool_core::seal::SigningKeys;
 #[derive(clap::Args)]
 pub struct ReplicaArgs {
     /// Keys that seal cursors, `ID:SECRET[,ID:SECRET...]`, the sealing key first (secrets of
-    /// 32 bytes or more). Replicas behind one load balancer need the same keys. Default: a
-    /// random key per process. Prefer the environment variable: other users can read a
-    /// process's arguments.
+    /// 32 bytes or more). Replicas behind one load balancer need the same keys. Default: the
+    /// data directory's `signing.key`, made on first use. Prefer the environment variable:
+    /// other users can read a process's arguments.
     #[arg(
         long,
         env = "AGTRACE_SIGNING_KEYS",
