@@ -374,3 +374,34 @@ fn the_session_cache_size_is_a_number_of_megabytes() {
         "{err}"
     );
 }
+
+#[test]
+fn a_cursor_from_one_call_is_honoured_by_the_next_process() {
+    let tree = Tree::new();
+    let first = tree.agtrace(&["call", "list_sessions", r#"{"limit": 1}"#]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let page: Value = serde_json::from_slice(&first.stdout).unwrap();
+    let cursor = page["pagination"]["next_cursor"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a next page: {page}"));
+    let args = json!({"limit": 1, "cursor": cursor}).to_string();
+    let second = tree.agtrace(&["call", "list_sessions", &args]);
+    let next: Value = serde_json::from_slice(&second.stdout).unwrap();
+    assert!(second.status.success(), "{next}");
+    assert_ne!(
+        next["data"], page["data"],
+        "the second page, not the first again"
+    );
+    // The key lives beside the index, readable by its owner only.
+    let mode = std::fs::metadata(tree.data.join("signing.key"))
+        .unwrap()
+        .permissions();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
+        0o600
+    );
+}
