@@ -7,7 +7,7 @@
 //! # The provider table
 //!
 //! One agent is one file here, with a [`ProviderSpec`] named `SPEC` and a `State` (its share
-//! of [`ParseState`]), plus one line in [`provider_table!`]. The [`Provider`] enum (the tools'
+//! of [`ParseState`]), plus one line in `provider_table!`. The [`Provider`] enum (the tools'
 //! `provider` argument and output), its wire names and index codes, the log roots with their
 //! flags and environment variables, discovery and per-provider counts all derive from it.
 

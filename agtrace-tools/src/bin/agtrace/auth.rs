@@ -10,6 +10,8 @@ use std::path::PathBuf;
 /// The environment variable that may hold the static token instead of a file.
 pub const TOKEN_ENV: &str = "AGTRACE_AUTH_TOKEN";
 
+// These docs are the `--help` text, where a URL reads best plain.
+#[allow(rustdoc::bare_urls)]
 #[derive(clap::Args, Default)]
 pub struct AuthArgs {
     /// HTTP clients must send `Authorization: Bearer <token>` with the token in this file
