@@ -53,6 +53,7 @@ pub struct ToolServerBuilder {
     max_message_bytes: usize,
     pub(super) signing_keys: crate::seal::SigningKeys,
     pub(super) list_caching: super::eras::ListCaching,
+    pub(super) tasks: Option<super::tasks::TaskSettings>,
 }
 
 impl Default for ToolServerBuilder {
@@ -75,6 +76,7 @@ impl Default for ToolServerBuilder {
             max_message_bytes: Self::DEFAULT_MAX_MESSAGE_BYTES,
             signing_keys: crate::seal::SigningKeys::default(),
             list_caching: Default::default(),
+            tasks: None,
         }
     }
 }
@@ -375,10 +377,16 @@ impl ToolServerBuilder {
 
         let mut server_info = Implementation::new(self.name, self.version);
         server_info.title = self.title;
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_logging()
             .build();
+        if self.tasks.is_some() {
+            capabilities.extensions = ServerCapabilities::builder()
+                .enable_tasks()
+                .build()
+                .extensions;
+        }
         let mut config = ServerConfig::new(capabilities).with_server_info(server_info);
         config.instructions = self.instructions;
         Ok(ToolServer {
@@ -396,6 +404,7 @@ impl ToolServerBuilder {
                 max_message_bytes: self.max_message_bytes,
                 signing_keys: self.signing_keys,
                 list_caching: self.list_caching,
+                tasks: self.tasks.map(super::task_store::TaskStore::new),
             }),
         })
     }

@@ -11,6 +11,8 @@ mod http_compat;
 mod http_guard;
 pub(crate) mod input_required;
 mod signing;
+mod task_store;
+pub mod tasks;
 pub(crate) mod transport;
 mod wire;
 
@@ -68,6 +70,7 @@ struct Inner {
     max_message_bytes: usize,
     signing_keys: crate::seal::SigningKeys,
     list_caching: eras::ListCaching,
+    tasks: Option<task_store::TaskStore>,
 }
 
 /// A tool with everything computed once at build time, so calls do no schema work.
