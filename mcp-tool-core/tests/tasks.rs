@@ -32,6 +32,7 @@ static SAW_CANCEL: AtomicBool = AtomicBool::new(false);
 )]
 pub async fn wait_for_it(ctx: &ToolContext, args: WaitArgs) -> ToolResult<String> {
     ctx.run_as_task()?;
+    ctx.progress(0.0, None, Some("waiting")).await;
     let cancel = ctx.cancel_token();
     // Work off the tool's future, as blocking work would: only the token tells it to stop.
     let watcher = std::thread::spawn(move || {
@@ -152,6 +153,13 @@ async fn a_slow_call_gets_a_handle_at_once_and_its_result_later() {
     let working = client.get(&id).await["result"].clone();
     assert_eq!(working["status"], json!("working"), "{working}");
     assert!(working.get("result").is_none());
+    // The tool's progress message becomes the task's status message once the tool runs.
+    let mut message = working["statusMessage"].clone();
+    while message.is_null() && asked.elapsed() < Duration::from_millis(350) {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        message = client.get(&id).await["result"]["statusMessage"].clone();
+    }
+    assert_eq!(message, json!("waiting"));
 
     let done = client.settled(&id).await;
     assert_eq!(done["status"], json!("completed"), "{done}");
