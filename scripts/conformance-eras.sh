@@ -4,10 +4,10 @@
 #     2025-11-25`, pending ones and `dns-rebinding-protection` included);
 #   - the newest 0.2 pre-release with `--requirements 2026-07-28` (stateless MCP).
 # Node 24 comes from scripts/clients/install.sh. Every check is classified:
-#   in scope      tools, the protocol, HTTP: must pass;
+#   in scope      tools, the protocol, HTTP, and the tasks extension (tool calls as tasks):
+#                 must pass;
 #   out of scope  resources, prompts, and completion (which completes prompt and resource
-#                 arguments): this framework serves tools only; listed, never hidden;
-#   extension     the tasks extension (not implemented yet): listed, not scored by the suite.
+#                 arguments): this framework serves tools only; listed, never hidden.
 # Exits non-zero only when an in-scope check fails.
 #
 # Called by scripts/conformance.sh; runs on its own too. Reads no standard input.
@@ -90,7 +90,6 @@ const [label, dir, stdoutFile] = process.argv.slice(2);
 const outOfScope = (s) =>
   /^(resources-|prompts-|completion-|sep-2164-resource|sep-2640-skills)/.test(s) ||
   s === "input-required-result-non-tool-request"; // prompts/get
-const extension = (s) => /^tasks-/.test(s);
 // Checks of in-scope scenarios that exercise resources or prompts (e.g. caching hints).
 const checkOutOfScope = (id) => /prompts|resources/.test(id);
 const ran = [...fs.readFileSync(stdoutFile, "utf8").matchAll(/=== Running scenario: (\S+) ===/g)].map((m) => m[1]);
@@ -107,7 +106,6 @@ for (const scenario of ran) {
   const details = [];
   let kind;
   if (outOfScope(scenario)) kind = "OUT OF SCOPE";
-  else if (extension(scenario)) kind = "EXTENSION";
   else {
     const real = bad.filter((c) => !checkOutOfScope(c.id));
     const aside = bad.filter((c) => checkOutOfScope(c.id)).map((c) => c.id);
@@ -121,7 +119,7 @@ for (const scenario of ran) {
   for (const line of details) console.log(line);
 }
 console.log(`suite ${label}: ${passed} checks passed, ${failed} failed; ${inScopeFailed} in-scope failures`);
-console.log("out of scope: resources, prompts, completion (this framework serves tools); extension: tasks (not implemented)");
+console.log("out of scope: resources, prompts, completion (this framework serves tools)");
 process.exit(inScopeFailed > 0 ? 1 : 0);
 EOF
 }

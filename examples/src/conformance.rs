@@ -10,6 +10,7 @@
 
 use mcp_tool_core::content::Role;
 use mcp_tool_core::prelude::*;
+use mcp_tool_core::tasks::TaskSettings;
 use mcp_tool_core::{ClientCapability, Elicitation, SamplingRequest, SchemaProfile, ToolServer};
 use serde_json::json;
 use std::time::Duration;
@@ -531,6 +532,147 @@ pub async fn echo_region(args: RegionArgs) -> ToolResult<Content> {
     Ok(Content::new().text(format!("Region: {}", args.region)))
 }
 
+// The tasks extension's fixtures (SEP-2663 scenarios of suite 0.2): their names are the suite's.
+
+/// Who `greet` greets.
+#[tool_args]
+pub struct GreetArgs {
+    /// The name to greet, e.g. "World".
+    pub name: String,
+}
+
+/// Greet someone at once; never a task.
+#[mcp_tool(
+    family = "conformance",
+    size_hint = "1KB",
+    read_only,
+    allow(tool_name = "name fixed by the conformance suite")
+)]
+pub async fn greet(args: GreetArgs) -> ToolResult<Content> {
+    Ok(Content::new().text(format!("Hello, {}!", args.name)))
+}
+
+/// How long `slow_compute` works, and what it calls the run.
+#[tool_args]
+pub struct SlowComputeArgs {
+    /// Seconds of work; 0 answers at once.
+    #[arg(max = 3600)]
+    pub seconds: u32,
+    /// A name for this run, repeated in the answer, e.g. "nightly".
+    #[arg(allow(vague_name = "the suite fixes this argument name"))]
+    pub label: String,
+}
+
+/// Work for the given seconds, as a task when the client follows tasks, and say so. A
+/// cancelled task stops at once.
+#[mcp_tool(
+    family = "conformance",
+    size_hint = "1KB",
+    read_only,
+    allow(tool_name = "name fixed by the conformance suite")
+)]
+pub async fn slow_compute(ctx: &ToolContext, args: SlowComputeArgs) -> ToolResult<Content> {
+    ctx.run_as_task()?;
+    ctx.progress(0.0, Some(1.0), Some("computing")).await;
+    tokio::time::sleep(Duration::from_secs(args.seconds.into())).await;
+    Ok(Content::new().text(format!("{}: computed in {} s", args.label, args.seconds)))
+}
+
+/// Fail with a tool error after a second; runs only as a task.
+#[mcp_tool(
+    family = "conformance",
+    size_hint = "1KB",
+    read_only,
+    allow(tool_name = "name fixed by the conformance suite")
+)]
+pub async fn failing_job(ctx: &ToolContext) -> ToolResult<Content> {
+    ctx.require_task()?;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    Err(ToolError::new(
+        "job_failed",
+        "The job failed, as this fixture always does.",
+    ))
+}
+
+/// Break (panic) inside a task: the task ends `failed` with a JSON-RPC error.
+#[mcp_tool(
+    family = "conformance",
+    size_hint = "1KB",
+    read_only,
+    allow(tool_name = "name fixed by the conformance suite")
+)]
+pub async fn protocol_error_job(ctx: &ToolContext) -> ToolResult<Content> {
+    ctx.run_as_task()?;
+    panic!("protocol_error_job breaks on purpose");
+}
+
+/// Which file `confirm_delete` asks about.
+#[tool_args]
+pub struct ConfirmDeleteArgs {
+    /// The file name to ask about, e.g. "notes.txt"; nothing is deleted.
+    pub filename: String,
+}
+
+/// Ask the user, inside a task, to confirm deleting a file (key `confirm`); deletes nothing.
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only, open_world)]
+pub async fn confirm_delete(ctx: &ToolContext, args: ConfirmDeleteArgs) -> ToolResult<Content> {
+    ctx.run_as_task()?;
+    let form = json!({
+        "type": "object",
+        "properties": {"confirm": {"type": "boolean"}},
+        "required": ["confirm"]
+    });
+    let answer = ctx
+        .ask("confirm")
+        .elicit_with_schema(format!("Delete {}?", args.filename), form)
+        .await?;
+    let yes = answer
+        .accepted()
+        .and_then(|c| c.get("confirm").and_then(|v| v.as_bool()))
+        .unwrap_or(false);
+    Ok(Content::new().text(format!(
+        "{}: {}",
+        args.filename,
+        if yes { "confirmed" } else { "kept" }
+    )))
+}
+
+/// Ask two questions at once inside a task (keys `first`, `second`) and repeat the names.
+#[mcp_tool(
+    family = "conformance",
+    size_hint = "1KB",
+    read_only,
+    open_world,
+    allow(tool_name = "name fixed by the conformance suite")
+)]
+pub async fn multi_input(ctx: &ToolContext) -> ToolResult<Content> {
+    ctx.run_as_task()?;
+    let (first, second) = tokio::join!(
+        ctx.ask("first")
+            .elicit_with_schema("First name?", name_form("name")),
+        ctx.ask("second")
+            .elicit_with_schema("Second name?", name_form("name")),
+    );
+    let (first, second) = (first?, second?);
+    Ok(Content::new().text(format!(
+        "{} and {}",
+        field_or_action(first, "name"),
+        field_or_action(second, "name")
+    )))
+}
+
+/// Ask the user's name in the call (key `user_name`), then go on as a task that greets them.
+#[mcp_tool(family = "conformance", size_hint = "1KB", read_only, open_world)]
+pub async fn test_tool_with_task(ctx: &ToolContext) -> ToolResult<Content> {
+    let answer = ctx
+        .ask("user_name")
+        .elicit_with_schema("What is your name?", name_form("name"))
+        .await?;
+    ctx.require_task()?;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    Ok(Content::new().text(format!("Hello, {}!", field_or_action(answer, "name"))))
+}
+
 /// The server `conformance_server` serves; tests build the same one in-process.
 pub fn server() -> ToolServer {
     ToolServer::builder()
@@ -541,6 +683,8 @@ pub fn server() -> ToolServer {
         .exclude_families(["board"])
         // The suite checks that `$schema`, `$defs` and `additionalProperties` reach the client.
         .schema_profile(SchemaProfile::JsonSchema)
+        // Short-lived tasks: the suite polls them for seconds.
+        .tasks(TaskSettings::default().ttl(Duration::from_secs(120)))
         .build()
         .unwrap_or_else(|e| panic!("{e}"))
 }

@@ -144,8 +144,16 @@ fn owned_tools() -> Vec<&'static str> {
 /// a tool error; a test checks it covers exactly the server's tools.
 fn suite_calls() -> Vec<(&'static str, Value, bool)> {
     vec![
+        // Task fixtures run in-line in a session; `require_task` ones are `task_required`.
+        ("confirm_delete", json!({"filename": "a.txt"}), false),
         ("echo_region", json!({"region": "eu-west1"}), false),
+        ("failing_job", json!({}), true),
+        ("greet", json!({"name": "Ada"}), false),
         ("json_schema_2020_12_tool", json!({"name": "Ada"}), false),
+        ("multi_input", json!({}), false),
+        // Panics on purpose: an `internal` tool error in a session.
+        ("protocol_error_job", json!({}), true),
+        ("slow_compute", json!({"seconds": 0, "label": "now"}), false),
         ("test_audio_content", json!({}), false),
         (
             "test_elicitation",
@@ -182,6 +190,7 @@ fn suite_calls() -> Vec<(&'static str, Value, bool)> {
         ("test_streaming_elicitation", json!({}), false),
         ("test_tool_with_logging", json!({}), false),
         ("test_tool_with_progress", json!({}), false),
+        ("test_tool_with_task", json!({}), true),
     ]
 }
 
@@ -217,7 +226,7 @@ async fn every_suite_tool_is_listed_and_the_2020_12_schema_survives() {
     let mut names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
     names.sort();
     assert_eq!(names, owned_tools());
-    assert_eq!(names.len(), 25);
+    assert_eq!(names.len(), 32);
     assert!(
         tools
             .iter()

@@ -2,6 +2,7 @@
 
 use crate::registry::ToolDef;
 use crate::server::input_required::InputRound;
+use crate::server::tasks::TaskLink;
 use rmcp::model::{
     LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
 };
@@ -219,6 +220,8 @@ pub struct ToolContext {
     notes: Notes,
     /// The answers and questions of a 2026-07-28 call; `None` in earlier revisions.
     round: Option<Arc<InputRound>>,
+    /// Whether this call may become, or runs in, a task.
+    task: TaskLink,
 }
 
 /// The connected client and how much of an answer it keeps, when the server knows its limit.
@@ -247,7 +250,18 @@ impl ToolContext {
             level,
             notes: Notes::default(),
             round: None,
+            task: TaskLink::Absent,
         }
+    }
+
+    /// What this call's tool may do about tasks.
+    pub(crate) fn with_task(mut self, link: TaskLink) -> Self {
+        self.task = link;
+        self
+    }
+
+    pub(crate) fn task_link(&self) -> &TaskLink {
+        &self.task
     }
 
     /// This call is a 2026-07-28 call: client requests go through `round`.
@@ -305,7 +319,11 @@ impl ToolContext {
 
     /// Reports progress if the client asked for it (sent a progress token); otherwise a no-op.
     /// Returns whether a notification was sent.
+    /// Inside a task, the message becomes the task's `statusMessage` on `tasks/get`.
     pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) -> bool {
+        if let (TaskLink::Inside { id, store }, Some(message)) = (&self.task, message) {
+            store.set_message(id, message);
+        }
         let (Some(peer), Some(token)) = (&self.peer, &self.progress_token) else {
             return false;
         };

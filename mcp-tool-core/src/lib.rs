@@ -40,6 +40,7 @@ pub use page::Page;
 pub use rmcp;
 pub use schema::SchemaProfile;
 pub use server::dispatch::UnknownTool;
+pub use server::tasks;
 pub use server::transport::{HTTP_PATH, ServeError};
 pub use server::{
     BuildError, LintWarning, SIZE_HINT_META, ToolServer, ToolServerBuilder, UnservedTool,

@@ -54,6 +54,7 @@ pub struct ToolServerBuilder {
     pub(super) signing_keys: crate::seal::SigningKeys,
     pub(super) stateless_http: bool,
     pub(super) list_caching: super::eras::ListCaching,
+    pub(super) tasks: Option<super::tasks::TaskSettings>,
 }
 
 impl Default for ToolServerBuilder {
@@ -77,6 +78,7 @@ impl Default for ToolServerBuilder {
             signing_keys: crate::seal::SigningKeys::default(),
             stateless_http: false,
             list_caching: Default::default(),
+            tasks: None,
         }
     }
 }
@@ -377,10 +379,16 @@ impl ToolServerBuilder {
 
         let mut server_info = Implementation::new(self.name, self.version);
         server_info.title = self.title;
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_logging()
             .build();
+        if self.tasks.is_some() {
+            capabilities.extensions = ServerCapabilities::builder()
+                .enable_tasks()
+                .build()
+                .extensions;
+        }
         let mut config = ServerConfig::new(capabilities).with_server_info(server_info);
         config.instructions = self.instructions;
         Ok(ToolServer {
@@ -399,6 +407,7 @@ impl ToolServerBuilder {
                 signing_keys: self.signing_keys,
                 stateless_http: self.stateless_http,
                 list_caching: self.list_caching,
+                tasks: self.tasks.map(super::task_store::TaskStore::new),
             }),
         })
     }

@@ -3,11 +3,14 @@
 
 use super::ToolServer;
 use super::input_required::{InputRound, missing_capability_error};
+use super::task_store::TaskStore;
+use super::tasks::{Switch, TaskCall, TaskLink, task_required_error};
 use crate::context::{ClientBudget, LevelFilter, LogLevel, ToolContext};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, InitializeRequestParams,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskMethod, CancelTaskParams,
+    ContentBlock, GetTaskMethod, GetTaskParams, GetTaskResult, InitializeRequestParams,
     InitializeResult, InputRequiredResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ServerConfig, SetLevelRequestParams, Tool,
+    ProtocolVersion, ServerConfig, SetLevelRequestParams, Tool, UpdateTaskMethod, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
@@ -121,6 +124,24 @@ fn parse_list_cursor(cursor: Option<&str>, len: usize) -> Result<usize, McpError
     }
 }
 
+impl Handler {
+    /// The server's tasks, for a 2026-07-28 request; `-32601` in a session (the extension is
+    /// not offered there) or on a server without tasks.
+    fn task_store<M: rmcp::model::ConstString>(
+        &self,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<&TaskStore, McpError> {
+        let stateless = context
+            .meta
+            .protocol_version()
+            .is_some_and(|v| !v.has_initialize());
+        match self.server.task_store() {
+            Some(store) if stateless => Ok(store),
+            _ => Err(McpError::method_not_found::<M>()),
+        }
+    }
+}
+
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
         self.server.inner.config.clone()
@@ -141,7 +162,15 @@ impl ServerHandler for Handler {
                 "no answer limit known for this client: tools use their own size_hint"),
         }
         context.peer.set_peer_info(request.clone());
-        self.negotiate_initialize(&request)
+        let mut result = self.negotiate_initialize(&request)?;
+        // The tasks extension is built on 2026-07-28 results: a session is not offered it.
+        if let Some(extensions) = &mut result.capabilities.extensions {
+            extensions.remove(rmcp::model::TASKS_EXTENSION_ID);
+            if extensions.is_empty() {
+                result.capabilities.extensions = None;
+            }
+        }
+        Ok(result)
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -234,6 +263,19 @@ impl ServerHandler for Handler {
         if let Some(round) = &round {
             tool_context = tool_context.with_input_round(Arc::clone(round));
         }
+        // Tasks are a 2026-07-28 extension: a session's calls always run in-line.
+        let switch = Arc::new(Switch::default());
+        if self.server.task_store().is_some() {
+            let follows = stateless
+                && context
+                    .client_capabilities()
+                    .is_some_and(|caps| caps.supports_tasks());
+            tool_context = tool_context.with_task(if follows {
+                TaskLink::Offered(Arc::clone(&switch))
+            } else {
+                TaskLink::Declined(Arc::clone(&switch))
+            });
+        }
         let sealed_arguments = round.as_ref().map(|_| arguments.clone());
         let trace = super::telemetry::TraceContext::from_meta(&context.meta);
         let run = self
@@ -264,27 +306,61 @@ impl ServerHandler for Handler {
             {
                 return Err(missing_capability_error(capability));
             }
-        }
-        let mut result = CallToolResult::default();
-        result.is_error = Some(envelope.is_error);
-        match envelope.blocks {
-            // Rich answers go out as their blocks; their size is reported in `_meta`.
-            Some(blocks) => {
-                result.content = blocks;
-                let mut meta = rmcp::model::MetaObject::new();
-                meta.insert("bytes".into(), json!(envelope.text.len()));
-                meta.insert(
-                    "estimated_tokens".into(),
-                    json!(crate::estimate_tokens(envelope.text.len())),
-                );
-                result.meta = Some(meta);
+            if switch.required() {
+                return Err(task_required_error());
             }
-            None => {
-                result.content = vec![ContentBlock::text(envelope.text)];
-                result.structured_content = Some(envelope.value);
+            if switch.wanted() {
+                let call = TaskCall {
+                    tool: request.name.to_string(),
+                    arguments: arguments.clone(),
+                    client: context.client_info().map(|info| ClientBudget {
+                        max_bytes: self.server.client_limits().limit_for(&info.name),
+                        name: info.name,
+                    }),
+                    capabilities: context.client_capabilities().unwrap_or_default(),
+                    answers: round.answers().clone(),
+                    session: self.session.clone(),
+                    trace: super::telemetry::TraceContext::from_meta(&context.meta),
+                };
+                return Ok(match self.server.start_task(call) {
+                    Ok(task) => CallToolResponse::Task(task),
+                    Err(busy) => {
+                        CallToolResponse::Complete(call_result(crate::envelope::failure(&busy)))
+                    }
+                });
             }
         }
-        Ok(CallToolResponse::Complete(result))
+        Ok(CallToolResponse::Complete(call_result(envelope)))
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        let store = self.task_store::<GetTaskMethod>(&context)?;
+        store.get(&request.task_id).map(GetTaskResult::new)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let store = self.task_store::<UpdateTaskMethod>(&context)?;
+        store.answer(
+            &request.task_id,
+            request.input_responses.into_iter().collect(),
+        )
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let store = self.task_store::<CancelTaskMethod>(&context)?;
+        store.cancel(&request.task_id)
     }
 
     async fn set_level(
@@ -295,6 +371,31 @@ impl ServerHandler for Handler {
         self.level.set(LogLevel::from_rmcp(request.level));
         Ok(())
     }
+}
+
+/// A finished call as an MCP result: rich answers as their blocks (their size in `_meta`),
+/// the rest as the envelope in `structuredContent` and as text.
+pub(crate) fn call_result(envelope: crate::Envelope) -> CallToolResult {
+    let mut result = CallToolResult::default();
+    result.is_error = Some(envelope.is_error);
+    match envelope.blocks {
+        // Rich answers go out as their blocks; their size is reported in `_meta`.
+        Some(blocks) => {
+            result.content = blocks;
+            let mut meta = rmcp::model::MetaObject::new();
+            meta.insert("bytes".into(), json!(envelope.text.len()));
+            meta.insert(
+                "estimated_tokens".into(),
+                json!(crate::estimate_tokens(envelope.text.len())),
+            );
+            result.meta = Some(meta);
+        }
+        None => {
+            result.content = vec![ContentBlock::text(envelope.text)];
+            result.structured_content = Some(envelope.value);
+        }
+    }
+    result
 }
 
 #[cfg(test)]

@@ -97,6 +97,22 @@ impl InputRound {
         })
     }
 
+    /// A round inside a task: the answers the client gave so far, nothing sealed.
+    pub fn resume(capabilities: ClientCapabilities, answers: Map<String, Value>) -> Self {
+        Self {
+            answers,
+            capabilities,
+            asked: Mutex::default(),
+            missing: Mutex::default(),
+            next_key: AtomicUsize::new(0),
+        }
+    }
+
+    /// Every answer this round holds: the earlier rounds' and this request's.
+    pub fn answers(&self) -> &Map<String, Value> {
+        &self.answers
+    }
+
     /// The client capabilities this request declared in its `_meta`.
     pub fn capabilities(&self) -> &ClientCapabilities {
         &self.capabilities

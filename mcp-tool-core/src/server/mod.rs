@@ -13,6 +13,8 @@ mod http_guard;
 pub(crate) mod input_required;
 mod signing;
 mod stateless_http;
+mod task_store;
+pub mod tasks;
 pub mod telemetry;
 pub(crate) mod transport;
 mod wire;
@@ -72,6 +74,7 @@ struct Inner {
     signing_keys: crate::seal::SigningKeys,
     stateless_http: bool,
     list_caching: eras::ListCaching,
+    tasks: Option<task_store::TaskStore>,
 }
 
 /// A tool with everything computed once at build time, so calls do no schema work.
