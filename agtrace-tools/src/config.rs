@@ -22,6 +22,20 @@ pub struct Config {
     /// Answer secrets of well-known formats (API keys, tokens, private keys) as they are in
     /// the logs instead of as `[REDACTED:<kind>]` ([`crate::secrets`]). Off by default.
     pub show_secrets: bool,
+    /// Keep a zstd copy of every indexed log in `<data_dir>/archive`, so that sessions whose
+    /// log the agent later deletes still answer, marked as archived ([`crate::index`]'s
+    /// archive module). Off by default; the log roots are never written either way.
+    pub archive: bool,
+}
+
+/// Whether an environment variable is set to a true value (`1`, `true`, `yes`, `on`).
+fn env_flag(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| {
+        matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "1" | "true" | "yes" | "on"
+        )
+    })
 }
 
 fn home() -> PathBuf {
@@ -50,7 +64,8 @@ pub fn default_data_dir() -> PathBuf {
 impl Config {
     /// Defaults overridden by each provider's variable ([`ProviderSpec::env`]:
     /// `AGTRACE_CLAUDE_DIR`, `AGTRACE_CODEX_DIR`, `AGTRACE_GEMINI_DIR`, ...) and
-    /// `AGTRACE_DATA_DIR`; `AGTRACE_SHOW_SECRETS=1` (or `true`) sets [`Config::show_secrets`].
+    /// `AGTRACE_DATA_DIR`; `AGTRACE_SHOW_SECRETS=1` (or `true`) sets [`Config::show_secrets`],
+    /// `AGTRACE_ARCHIVE=1` [`Config::archive`].
     ///
     /// [`ProviderSpec::env`]: crate::providers::ProviderSpec::env
     pub fn from_env() -> Self {
@@ -67,12 +82,8 @@ impl Config {
                 .collect(),
             data_dir: var("AGTRACE_DATA_DIR").unwrap_or_else(default_data_dir),
             session_cache_bytes: DEFAULT_SESSION_CACHE_BYTES,
-            show_secrets: std::env::var("AGTRACE_SHOW_SECRETS").is_ok_and(|v| {
-                matches!(
-                    v.trim().to_ascii_lowercase().as_str(),
-                    "1" | "true" | "yes" | "on"
-                )
-            }),
+            show_secrets: env_flag("AGTRACE_SHOW_SECRETS"),
+            archive: env_flag("AGTRACE_ARCHIVE"),
         }
     }
 
@@ -90,6 +101,7 @@ impl Config {
             data_dir: data_dir.to_path_buf(),
             session_cache_bytes: DEFAULT_SESSION_CACHE_BYTES,
             show_secrets: false,
+            archive: false,
         }
     }
 

@@ -37,6 +37,7 @@ use rusqlite::{Connection, OptionalExtension, Transaction, params};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::archive::{self, ArchiveStats};
 use super::discover::{self, Found, SkipReason, SkipSummary, SkippedFile};
 use super::schema::{MAX_EVENTS_PER_SESSION, eid, eid_range};
 use crate::config::Config;
@@ -97,6 +98,10 @@ pub struct IndexStats {
     /// indexed by an earlier run keeps its indexed content meanwhile.
     #[serde(default)]
     pub skipped: Vec<SkippedFile>,
+    /// What the archive of log copies holds ([`Config::archive`]); all zero when it is off
+    /// and empty.
+    #[serde(default)]
+    pub archive: ArchiveStats,
     /// Wall time of the whole run.
     pub elapsed_ms: u64,
     /// Wall time spent in discovery+planning, and in writing (parsing overlaps writing).
@@ -661,6 +666,8 @@ pub fn run(
         .filter(|k| !unlisted.iter().any(|d| Path::new(k).starts_with(d)))
         .cloned()
         .collect();
+    // Deleted logs with an archived copy keep their sessions.
+    let removed = archive::hold_gone(conn, cfg, removed, chrono::Utc::now().timestamp_millis())?;
     let mut jobs = Vec::new();
     // Unchanged files whose stored ctime was too recent to trust and now is not.
     let mut settled = Vec::new();
@@ -727,6 +734,7 @@ pub fn run(
     }
     if jobs.is_empty() && removed.is_empty() {
         finish_skips(conn, cfg, &mut stats)?;
+        stats.archive = archive::sync(conn, cfg, cfg.archive)?;
         stats.elapsed_ms = started.elapsed().as_millis() as u64;
         return Ok(stats);
     }
@@ -853,6 +861,7 @@ pub fn run(
     });
     result?;
     finish_skips(conn, cfg, &mut stats)?;
+    stats.archive = archive::sync(conn, cfg, cfg.archive)?;
     // Fold the WAL back into the database so it does not linger at batch size; a busy reader
     // just makes this a partial checkpoint.
     let t = Instant::now();

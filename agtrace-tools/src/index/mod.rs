@@ -1,6 +1,7 @@
 //! The embedded SQLite index: schema, incremental ingestion, queries. Depends on `model` and
 //! `providers`; the store is its only caller.
 
+pub(crate) mod archive;
 mod decode;
 pub(crate) mod discover;
 pub(crate) mod ingest;
@@ -8,6 +9,7 @@ pub(crate) mod query;
 pub(crate) mod schema;
 pub mod search_syntax;
 
+pub use archive::{ArchiveStats, copy_file as archive_copy};
 pub use discover::{SkipReason, SkipSummary, SkippedFile};
 pub use ingest::{IndexStats, Progress};
 pub use query::{

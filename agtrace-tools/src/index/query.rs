@@ -63,6 +63,10 @@ pub struct SessionSummary {
     pub first_prompt: Option<String>,
     /// The log file.
     pub path: String,
+    /// The log file is gone (deleted by its agent) and the session answers from agtrace's
+    /// archived copy ([`Config::archive`](crate::config::Config::archive)).
+    #[serde(default)]
+    pub archived: bool,
 }
 
 /// Filters of [`crate::store::TraceStore::list_sessions`].
@@ -218,7 +222,8 @@ pub const PREVIEW_CHARS: usize = 300;
 
 const SESSION_COLS: &str = "s.sid, s.id, s.provider, s.project_hash, p.root, s.parent_id, s.is_subagent, s.start_ms, s.end_ms,
     s.model, s.event_count, s.turn_count, s.prompt_count, s.tool_calls, s.tool_errors, s.malformed,
-    s.tok_input, s.tok_cached, s.tok_cache_creation, s.tok_output, s.tok_reasoning, s.tok_total, s.first_prompt, s.path";
+    s.tok_input, s.tok_cached, s.tok_cache_creation, s.tok_output, s.tok_reasoning, s.tok_total, s.first_prompt, s.path,
+    EXISTS(SELECT 1 FROM archive a WHERE a.path = s.path AND a.gone_ms IS NOT NULL)";
 
 fn session_from_row(r: &Row) -> rusqlite::Result<(i64, SessionSummary)> {
     let u = |i: usize| -> rusqlite::Result<u64> { Ok(r.get::<_, i64>(i)?.max(0) as u64) };
@@ -255,6 +260,7 @@ fn session_from_row(r: &Row) -> rusqlite::Result<(i64, SessionSummary)> {
             },
             first_prompt: r.get(22)?,
             path: r.get(23)?,
+            archived: r.get(24)?,
         },
     ))
 }

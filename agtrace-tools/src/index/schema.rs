@@ -19,6 +19,7 @@ pub const SCHEMA_VERSION: i64 = 9;
 ///
 /// `skipped_files`: what the last indexing run did not index and why (`discover::SkipReason`
 /// names), each path named relative to its log root; replaced whole by every run.
+/// `archive`: the archived copies of logs ([`super::archive::TABLE`]).
 const ADDED_TABLES: &str = r#"
 CREATE TABLE IF NOT EXISTS skipped_files (
     path TEXT NOT NULL,
@@ -26,6 +27,9 @@ CREATE TABLE IF NOT EXISTS skipped_files (
     PRIMARY KEY (path, reason)
 ) WITHOUT ROWID;
 "#;
+
+/// How many tables [`ADDED_TABLES`] and [`super::archive::TABLE`] create.
+const ADDED_TABLE_COUNT: i64 = 2;
 
 /// The oldest version [`ensure`] migrates in place: version 8 only added the `files`
 /// fingerprint columns (a row whose `tail_hash` is NULL is simply re-parsed from the start), and
@@ -248,13 +252,14 @@ fn is_busy(e: &rusqlite::Error) -> bool {
 pub fn ensure(conn: &mut Connection) -> Result<()> {
     let current: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if current == SCHEMA_VERSION {
-        let missing: bool = conn.query_row(
-            "SELECT count(*) = 0 FROM sqlite_master WHERE name = 'skipped_files'",
+        let present: i64 = conn.query_row(
+            "SELECT count(*) FROM sqlite_master WHERE name IN ('skipped_files', 'archive')",
             [],
             |r| r.get(0),
         )?;
-        if missing {
+        if present < ADDED_TABLE_COUNT {
             conn.execute_batch(ADDED_TABLES)?;
+            conn.execute_batch(super::archive::TABLE)?;
         }
         return Ok(());
     }
@@ -307,6 +312,7 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     }
     tx.execute_batch(ADDED_TABLES)?;
+    tx.execute_batch(super::archive::TABLE)?;
     tx.commit()?;
     Ok(())
 }

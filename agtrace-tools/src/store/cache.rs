@@ -147,6 +147,7 @@ mod tests {
             tokens: Default::default(),
             first_prompt: None,
             path: format!("/logs/{id}.jsonl"),
+            archived: false,
         };
         Arc::new(SessionDetail {
             summary,

@@ -69,13 +69,24 @@ pub(super) fn parse_file(
     path: &Path,
     interrupt: Option<&Interrupt>,
 ) -> Result<Vec<Event>> {
-    let hint = FileHint::from_path(provider, path);
-    let Some(interrupt) = interrupt.filter(|_| hint.layout == Layout::Lines) else {
-        return Ok(providers::parse_file(provider, path, true)?.1);
-    };
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    interrupt.check()?;
+    parse_bytes(provider, path, &bytes, interrupt)
+}
+
+/// [`parse_file`] of bytes already read (an archived copy of the log at `path`).
+pub(super) fn parse_bytes(
+    provider: Provider,
+    path: &Path,
+    bytes: &[u8],
+    interrupt: Option<&Interrupt>,
+) -> Result<Vec<Event>> {
+    let hint = FileHint::from_path(provider, path);
     let mut state = ParseState::new(provider, &hint);
+    let Some(interrupt) = interrupt.filter(|_| hint.layout == Layout::Lines) else {
+        return providers::parse_bytes(&mut state, bytes, true)
+            .ok_or_else(|| Error::Incomplete(path.to_path_buf()));
+    };
+    interrupt.check()?;
     let mut events = Vec::new();
     let mut start = 0;
     while start < bytes.len() {

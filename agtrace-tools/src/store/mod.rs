@@ -13,6 +13,7 @@ use rusqlite::Connection;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
+use crate::index::archive;
 use crate::index::query::{self, EventRow};
 use crate::index::{
     IndexStats, Progress, ProjectInfo, SearchPage, SearchQuery, SessionCursor, SessionFilter,
@@ -224,11 +225,16 @@ impl TraceStore {
         })?;
         self.mask_summary(&mut summary);
         let path = Path::new(&summary.path);
+        let data_dir = &self.inner.config.data_dir;
         // Stamped before reading: a change during the parse makes the entry stale, not wrong.
-        let stamp = match FileStamp::of(path) {
-            Ok(stamp) => stamp,
+        // A log its agent deleted is read from its archived copy, if there is one.
+        let (stamp, archived) = match FileStamp::of(path) {
+            Ok(stamp) => (stamp, false),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(Error::LogFileGone(summary.id.clone()));
+                match FileStamp::of(&archive::copy_file(data_dir, &summary.path)) {
+                    Ok(stamp) => (stamp, true),
+                    Err(_) => return Err(Error::LogFileGone(summary.id.clone())),
+                }
             }
             Err(e) => return Err(Error::io(path, e)),
         };
@@ -236,7 +242,14 @@ impl TraceStore {
         if let Some(hit) = sessions.get(stamp, |d| d.summary == summary && d.children == children) {
             return Ok(hit);
         }
-        let mut events = interrupt::parse_file(summary.provider, path, self.interrupt.as_ref())?;
+        let mut events = if archived {
+            let bytes = self
+                .with_conn(|c| archive::read_copy(c, data_dir, &summary.path))?
+                .ok_or_else(|| Error::LogFileGone(summary.id.clone()))?;
+            interrupt::parse_bytes(summary.provider, path, &bytes, self.interrupt.as_ref())?
+        } else {
+            interrupt::parse_file(summary.provider, path, self.interrupt.as_ref())?
+        };
         // Before assembly, so that turns and steps are built from masked text too.
         if self.masks() {
             for chunk in events.chunks_mut(EVENT_STRIDE) {

@@ -64,6 +64,10 @@ pub struct SessionOverview {
     pub first_prompt: Option<Excerpt>,
     /// The last message the model wrote, shortened.
     pub last_answer: Option<Excerpt>,
+    /// Present and true when the agent deleted the log and agtrace answers from its archived
+    /// copy (`--archive`); absent otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub archived: bool,
 }
 
 fn overview(d: &SessionDetail, snippet_chars: usize) -> SessionOverview {
@@ -104,6 +108,7 @@ fn overview(d: &SessionDetail, snippet_chars: usize) -> SessionOverview {
         tokens: d.tokens.into(),
         first_prompt: first_prompt.map(|p| Excerpt::head(p, snippet_chars)),
         last_answer: last_answer.map(|a| Excerpt::head(a, snippet_chars)),
+        archived: s.archived,
     }
 }
 

@@ -64,6 +64,10 @@ pub struct SessionRow {
     pub total_tokens: u64,
     /// The first prompt, shortened to one line.
     pub first_prompt: Option<Excerpt>,
+    /// Present and true when the agent deleted the log and agtrace answers from its archived
+    /// copy (`--archive`); absent otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub archived: bool,
 }
 
 impl From<&SessionSummary> for SessionRow {
@@ -82,6 +86,7 @@ impl From<&SessionSummary> for SessionRow {
             failed_tool_calls: s.tool_errors,
             total_tokens: s.tokens.total,
             first_prompt: s.first_prompt.as_deref().map(|p| Excerpt::line(p, PROMPT_CHARS)),
+            archived: s.archived,
         }
     }
 }

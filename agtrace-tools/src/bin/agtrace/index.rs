@@ -61,5 +61,26 @@ pub async fn run(roots: &Roots) -> Result<(), Failure> {
         stats.bytes_read as f64 / 1e6,
         stats.elapsed_ms as f64 / 1e3
     );
+    let a = &stats.archive;
+    if a.files > 0 || roots.config().archive {
+        println!(
+            "archive: {} logs, {} kept in {} ({} copied now); {} deleted by their agent still answer ({} reclaimed on disk)",
+            a.files,
+            size(a.raw_bytes),
+            size(a.stored_bytes),
+            a.copied,
+            a.kept_files,
+            size(a.kept_raw_bytes)
+        );
+    }
     Ok(())
+}
+
+/// Bytes for people: `812 B`, `37.5 KB`, `1161.9 MB`.
+fn size(bytes: u64) -> String {
+    match bytes {
+        b if b < 1_000 => format!("{b} B"),
+        b if b < 1_000_000 => format!("{:.1} KB", b as f64 / 1e3),
+        b => format!("{:.1} MB", b as f64 / 1e6),
+    }
 }

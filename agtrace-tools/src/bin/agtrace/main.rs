@@ -53,6 +53,10 @@ pub struct Roots {
     /// masked (also AGTRACE_SHOW_SECRETS=1)
     #[arg(long, global = true)]
     show_secrets: bool,
+    /// Keep a compressed copy of every indexed log in the data dir, so sessions whose log the
+    /// agent deletes still answer, marked archived (also AGTRACE_ARCHIVE=1; off by default)
+    #[arg(long, global = true)]
+    archive: bool,
 }
 
 impl Roots {
@@ -64,6 +68,7 @@ impl Roots {
         }
         // Config::from_env has read AGTRACE_SHOW_SECRETS; the flag can only turn masking off.
         config.show_secrets |= self.show_secrets;
+        config.archive |= self.archive;
         if let Some(mb) = self.session_cache_mb {
             config.session_cache_bytes = mb.saturating_mul(1 << 20);
         }
