@@ -38,7 +38,13 @@ impl Tree {
         // Every provider's root inside the tree: none falls back to one in the real home.
         let mut flags: Vec<String> = agtrace_tools::model::Provider::ALL
             .into_iter()
-            .map(|p| format!("--{}={}", p.spec().flag, self.logs.join(p.spec().tree_root).display()))
+            .map(|p| {
+                format!(
+                    "--{}={}",
+                    p.spec().flag,
+                    self.logs.join(p.spec().tree_root).display()
+                )
+            })
             .collect();
         flags.push(format!("--data-dir={}", self.data.display()));
         flags

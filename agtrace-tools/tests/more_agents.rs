@@ -119,7 +119,10 @@ fn qwen(rel: &'static str) -> Expected {
     let mut errors = 0;
     let mut usage_by_uuid: Vec<(String, &Value)> = Vec::new();
     for r in &recs {
-        let parts = r["message"]["parts"].as_array().cloned().unwrap_or_default();
+        let parts = r["message"]["parts"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         match r["type"].as_str().unwrap_or("") {
             "user" => {
                 let person = !matches!(
@@ -297,7 +300,11 @@ fn each_file_is_one_session_with_its_parent_and_project() {
         for e in &all {
             let s = store.session_summary(&e.id).unwrap();
             assert_eq!(s.provider, p);
-            assert!(s.path.ends_with(e.rel.rsplit('/').next().unwrap()), "{}", s.path);
+            assert!(
+                s.path.ends_with(e.rel.rsplit('/').next().unwrap()),
+                "{}",
+                s.path
+            );
             assert_eq!(s.parent_id, e.parent, "{}", e.id);
             assert_eq!(s.is_subagent, e.parent.is_some(), "{}", e.id);
             assert_eq!(s.project.root, e.cwd, "{}", e.id);
@@ -361,7 +368,11 @@ fn tool_calls_carry_their_arguments_and_results_and_errors_count() {
         assert_eq!(s.tool_errors as usize, e.errors, "{}", e.id);
         // Every result pairs with the call before it with its id, in the same turn (the
         // redacted fixture reuses one id, and has a result whose call was redacted away).
-        for r in detail.events.iter().filter(|ev| ev.kind == EventKind::ToolResult) {
+        for r in detail
+            .events
+            .iter()
+            .filter(|ev| ev.kind == EventKind::ToolResult)
+        {
             let id = r.call_id.as_deref().unwrap();
             let call = detail.events.iter().rev().find(|c| {
                 c.index < r.index
@@ -423,7 +434,10 @@ fn token_totals_match_the_raw_records() {
     }
     // Real numbers, including cached and reasoning tokens, not only zeros.
     let real = qwen(QWEN[0]).tokens;
-    assert!(real.cached > 0 && real.reasoning > 0 && real.output > 0, "{real:?}");
+    assert!(
+        real.cached > 0 && real.reasoning > 0 && real.output > 0,
+        "{real:?}"
+    );
     assert!(nonzero >= 5, "{nonzero}");
 }
 
@@ -530,7 +544,10 @@ async fn the_binary_serves_both_agents_over_mcp_and_call() {
         )
         .await;
     let hits = hits.expect_ok().as_array().unwrap().clone();
-    assert!(hits.iter().any(|h| h["session_id"] == e.id.as_str()), "{hits:?}");
+    assert!(
+        hits.iter().any(|h| h["session_id"] == e.id.as_str()),
+        "{hits:?}"
+    );
     client.close().await;
 
     let c = copilot(COPILOT[0]);
@@ -540,7 +557,11 @@ async fn the_binary_serves_both_agents_over_mcp_and_call() {
         .arg(json!({"session_id": c.id}).to_string())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let envelope: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(envelope["status"], "ok", "{envelope}");
     assert_eq!(envelope["data"]["provider"], "copilot_cli", "{envelope}");
@@ -563,13 +584,24 @@ fn malformed_files_are_skipped_with_their_reason_and_bad_lines_counted() {
     std::fs::write(qwen_dir.join("garbage.jsonl"), "not json\n{ nor this\n").unwrap();
     std::fs::write(qwen_dir.join("arrays.jsonl"), "[1]\n[2]\n").unwrap();
     std::fs::create_dir_all(copilot_dir.join("s-bad")).unwrap();
-    std::fs::write(copilot_dir.join("s-bad/events.jsonl"), "\u{0}\u{1} binary\n").unwrap();
+    std::fs::write(
+        copilot_dir.join("s-bad/events.jsonl"),
+        "\u{0}\u{1} binary\n",
+    )
+    .unwrap();
     // A good file with one broken line in the middle: indexed, the line counted.
     let good = std::fs::read_to_string(real_logs().join(COPILOT[0])).unwrap();
     let mut lines: Vec<&str> = good.lines().collect();
-    lines.insert(3, "{\"type\": \"user.message\", \"data\": {\"content\": \"cut sh");
+    lines.insert(
+        3,
+        "{\"type\": \"user.message\", \"data\": {\"content\": \"cut sh",
+    );
     std::fs::create_dir_all(copilot_dir.join("s-good")).unwrap();
-    std::fs::write(copilot_dir.join("s-good/events.jsonl"), lines.join("\n") + "\n").unwrap();
+    std::fs::write(
+        copilot_dir.join("s-good/events.jsonl"),
+        lines.join("\n") + "\n",
+    )
+    .unwrap();
     // Beside a session's events: not logs, not skipped either.
     std::fs::write(copilot_dir.join("s-good/workspace.yaml"), "cwd: /tmp\n").unwrap();
 
@@ -586,7 +618,10 @@ fn malformed_files_are_skipped_with_their_reason_and_bad_lines_counted() {
                 "<copilot_cli root>/s-bad/events.jsonl",
                 SkipReason::NotValidJson
             ),
-            skipped("<qwen_code root>/-p/chats/arrays.jsonl", SkipReason::NotALog),
+            skipped(
+                "<qwen_code root>/-p/chats/arrays.jsonl",
+                SkipReason::NotALog
+            ),
             skipped(
                 "<qwen_code root>/-p/chats/garbage.jsonl",
                 SkipReason::NotValidJson
@@ -597,5 +632,8 @@ fn malformed_files_are_skipped_with_their_reason_and_bad_lines_counted() {
     assert_eq!(stats.malformed_lines, 1);
     let c = copilot(COPILOT[0]);
     let s = store.session_summary(&c.id).unwrap();
-    assert_eq!((s.malformed_lines, s.prompt_count as usize), (1, c.prompts.len()));
+    assert_eq!(
+        (s.malformed_lines, s.prompt_count as usize),
+        (1, c.prompts.len())
+    );
 }

@@ -266,9 +266,9 @@ fn tool_result(st: &ParseState, data: &Value) -> Event {
 }
 
 /// The run's totals. Per model (`modelMetrics.<model>.usage`: `inputTokens` is the whole input)
-/// when there, else `tokenDetails`, whose `input` is the uncached part only (input + cache read
-/// + cache write = `inputTokens`). The run's messages already counted their output: the event
-/// adds the rest, so the session's sum is the shutdown's total.
+/// when there, else `tokenDetails`, whose `input` is the uncached part only (it adds up with the
+/// cache reads and writes to `inputTokens`). The run's messages already counted their output:
+/// the event adds the rest, so the session's sum is the shutdown's total.
 fn shutdown(st: &mut ParseState, data: &Value, out: &mut Vec<Event>) {
     let metrics: Vec<&Value> = data
         .get("modelMetrics")
