@@ -637,3 +637,113 @@ fn malformed_files_are_skipped_with_their_reason_and_bad_lines_counted() {
         (1, c.prompts.len())
     );
 }
+
+/// Record shapes the test set lacks, written here: a Qwen Code session started by another
+/// (`parent_session`) with a record copied from its source by `/branch` (`forkedFrom`), and a
+/// Copilot CLI session run twice (two `session.shutdown`s, one with per-model usage as newer
+/// versions write it, values as a public reader's test of 1.0.7x shows them).
+#[test]
+fn parent_sessions_forks_and_several_runs_are_counted_once_each() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (qwen_dir, copilot_dir, cfg) = tree(tmp.path());
+    let usage = |p: u64, c: u64, t: u64| json!({"promptTokenCount": p, "candidatesTokenCount": c, "totalTokenCount": t});
+    let base = |uuid: &str, ty: &str| {
+        json!({"uuid": uuid, "sessionId": "child-1", "timestamp": "2026-09-01T10:00:00Z",
+               "type": ty, "cwd": "/w/app", "version": "0.24.4"})
+    };
+    let with = |mut v: Value, extra: Value| {
+        v.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        v
+    };
+    let qwen_lines = [
+        with(
+            base("u0", "system"),
+            json!({"subtype": "parent_session", "systemPayload": {"parentSessionId": "root-1"}}),
+        ),
+        with(
+            base("u1", "user"),
+            json!({"message": {"role": "user", "parts": [{"text": "copied prompt"}]},
+                   "forkedFrom": {"sessionId": "root-1", "messageUuid": "x1"}}),
+        ),
+        with(
+            base("u2", "assistant"),
+            json!({"model": "m", "usageMetadata": usage(100, 10, 110),
+                   "message": {"role": "model", "parts": [{"text": "copied answer"}]},
+                   "forkedFrom": {"sessionId": "root-1", "messageUuid": "x2"}}),
+        ),
+        with(
+            base("u3", "user"),
+            json!({"message": {"role": "user", "parts": [{"text": "new prompt"}]}}),
+        ),
+        with(
+            base("u4", "assistant"),
+            json!({"model": "m", "usageMetadata": usage(200, 20, 220),
+                   "message": {"role": "model", "parts": [{"text": "new answer"}]}}),
+        ),
+    ];
+    let text: String = qwen_lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(qwen_dir.join("child-1.jsonl"), text).unwrap();
+
+    let ev = |ty: &str, data: Value| json!({"type": ty, "data": data, "id": ty, "timestamp": "2026-09-01T10:00:00Z"});
+    let metrics = json!({"claude-opus-4.7": {"usage": {"inputTokens": 393500, "outputTokens": 3546,
+        "cacheReadTokens": 311321, "cacheWriteTokens": 82162, "reasoningTokens": 40}}});
+    let copilot_lines = [
+        ev(
+            "session.start",
+            json!({"sessionId": "cp-1", "context": {"cwd": "/w/app"}}),
+        ),
+        ev("user.message", json!({"content": "first run"})),
+        ev(
+            "assistant.message",
+            json!({"messageId": "m1", "content": "a", "outputTokens": 3000}),
+        ),
+        ev(
+            "session.shutdown",
+            json!({"modelMetrics": metrics, "tokenDetails": {"input": {"tokenCount": 17}}}),
+        ),
+        ev("session.resume", json!({"context": {"cwd": "/w/app"}})),
+        ev("user.message", json!({"content": "second run"})),
+        ev(
+            "assistant.message",
+            json!({"messageId": "m2", "content": "b", "outputTokens": 7}),
+        ),
+        ev(
+            "session.shutdown",
+            json!({"tokenDetails": {"input": {"tokenCount": 2}, "cache_read": {"tokenCount": 0},
+                "cache_write": {"tokenCount": 24208}, "output": {"tokenCount": 9}}}),
+        ),
+        ev("session.resume", json!({})),
+        ev(
+            "assistant.message",
+            json!({"messageId": "m3", "content": "c", "outputTokens": 5}),
+        ),
+    ];
+    std::fs::create_dir_all(copilot_dir.join("cp-1")).unwrap();
+    let text: String = copilot_lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(copilot_dir.join("cp-1/events.jsonl"), text).unwrap();
+
+    let store = TraceStore::open(cfg).unwrap();
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.malformed_lines), (2, 0));
+
+    let q = store.session_summary("child-1").unwrap();
+    assert_eq!(q.parent_id.as_deref(), Some("root-1"));
+    assert!(q.is_subagent);
+    // The copied prompt is still a turn of the fork; its tokens were spent in the source.
+    assert_eq!(q.prompt_count, 2);
+    assert_eq!((q.tokens.input, q.tokens.output), (200, 20));
+
+    let c = store.session_summary("cp-1").unwrap();
+    assert_eq!(c.prompt_count, 2);
+    let t = c.tokens;
+    // Run 1 by its per-model usage, run 2 by tokenDetails (input is the uncached part), the
+    // unfinished run 3 by its message's output only.
+    assert_eq!(t.input, 393500 + (2 + 24208));
+    assert_eq!(t.cached_input, 311321);
+    assert_eq!(t.cache_creation_input, 82162 + 24208);
+    assert_eq!(t.output, 3546 + 9 + 5);
+    assert_eq!(t.reasoning_output, 40);
+    assert_eq!(t.total, t.input + t.output);
+}
