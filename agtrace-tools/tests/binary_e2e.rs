@@ -35,13 +35,19 @@ impl Tree {
     }
 
     fn flags(&self) -> Vec<String> {
-        let l = &self.logs;
-        vec![
-            format!("--claude-dir={}", l.join("claude/projects").display()),
-            format!("--codex-dir={}", l.join("codex/sessions").display()),
-            format!("--gemini-dir={}", l.join("gemini/tmp").display()),
-            format!("--data-dir={}", self.data.display()),
-        ]
+        // Every provider's root inside the tree: none falls back to one in the real home.
+        let mut flags: Vec<String> = agtrace_tools::model::Provider::ALL
+            .into_iter()
+            .map(|p| {
+                format!(
+                    "--{}={}",
+                    p.spec().flag,
+                    self.logs.join(p.spec().tree_root).display()
+                )
+            })
+            .collect();
+        flags.push(format!("--data-dir={}", self.data.display()));
+        flags
     }
 
     fn agtrace(&self, args: &[&str]) -> std::process::Output {
@@ -213,7 +219,7 @@ async fn every_tool_over_stdio_and_the_log_roots_stay_byte_identical() {
         .await;
     assert_eq!(
         bad_provider.error()["details"]["allowed"],
-        json!(["claude_code", "codex", "gemini"])
+        json!(agtrace_tools::model::Provider::ALL.map(|p| p.as_str()))
     );
 
     client.close().await;

@@ -47,7 +47,10 @@ fn generation_is_deterministic_and_parses_cleanly() {
     let b = tempfile::tempdir().unwrap();
     let sa = generate(&small_spec(9, 7), a.path()).unwrap();
     let sb = generate(&small_spec(9, 7), b.path()).unwrap();
-    assert_eq!(sa.sessions, [3, 3, 3]);
+    // Spread evenly over the providers that have a generator (not every provider has one).
+    let made: Vec<u64> = sa.sessions.iter().copied().filter(|&n| n > 0).collect();
+    assert_eq!(made.iter().sum::<u64>(), 9);
+    assert!(made.len() >= 3 && made.iter().max().unwrap() - made.iter().min().unwrap() <= 1);
     assert_eq!(sa.bytes, sb.bytes);
     assert_eq!(hash_tree(a.path()), hash_tree(b.path()));
     let other = tempfile::tempdir().unwrap();

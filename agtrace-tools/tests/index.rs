@@ -575,7 +575,7 @@ fn missing_roots_are_notes_and_the_index_stays_out_of_log_roots() {
     let cfg = Config::for_tree(&tmp.path().join("nothing"), &tmp.path().join("data"));
     let store = TraceStore::open(cfg).unwrap();
     let stats = store.refresh().unwrap();
-    assert_eq!(stats.notes.len(), 3);
+    assert_eq!(stats.notes.len(), Provider::COUNT);
     assert_eq!(stats.files_seen, 0);
 
     let logs = tmp.path().join("logs");

@@ -36,6 +36,10 @@ macro_rules! provider_table {
             Codex = codex, "Codex CLI sessions.";
             /// Google Gemini CLI.
             Gemini = gemini, "Gemini CLI sessions.";
+            /// Qwen Code.
+            QwenCode = qwen_code, "Qwen Code sessions.";
+            /// GitHub Copilot CLI.
+            CopilotCli = copilot_cli, "GitHub Copilot CLI sessions.";
         }
     };
 }

@@ -28,6 +28,10 @@ pub fn sample_store(tmp: &Path) -> (PathBuf, TraceStore) {
     let logs = tmp.join("logs");
     std::fs::create_dir_all(&logs).unwrap();
     copy_tree(&samples(), &logs);
+    // The samples cover some agents only: the others' roots exist, empty, so none is missing.
+    for p in agtrace_tools::model::Provider::ALL {
+        std::fs::create_dir_all(logs.join(p.spec().tree_root)).unwrap();
+    }
     let store = TraceStore::open(Config::for_tree(&logs, &tmp.join("data"))).unwrap();
     (logs, store)
 }
