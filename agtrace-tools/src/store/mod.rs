@@ -224,8 +224,11 @@ impl TraceStore {
         })?;
         self.mask_summary(&mut summary);
         let path = Path::new(&summary.path);
+        // A store session is stamped by its source file (the index's summary, compared too,
+        // tells its sessions apart).
+        let (source, _) = providers::store_unit(summary.provider, path);
         // Stamped before reading: a change during the parse makes the entry stale, not wrong.
-        let stamp = match FileStamp::of(path) {
+        let stamp = match FileStamp::of(source) {
             Ok(stamp) => stamp,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 return Err(Error::LogFileGone(summary.id.clone()));
