@@ -83,7 +83,7 @@ fn main() {
             CorpusStats {
                 files: paths.len() as u64,
                 bytes,
-                sessions: [0; 3],
+                sessions: [0; agtrace_tools::model::Provider::COUNT],
                 paths,
             }
         }

@@ -213,7 +213,11 @@ async fn every_tool_over_stdio_and_the_log_roots_stay_byte_identical() {
         .await;
     assert_eq!(
         bad_provider.error()["details"]["allowed"],
-        json!(["claude_code", "codex", "gemini"])
+        json!(
+            agtrace_tools::model::Provider::ALL
+                .map(|p| p.as_str())
+                .to_vec()
+        )
     );
 
     client.close().await;

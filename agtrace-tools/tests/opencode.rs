@@ -472,8 +472,11 @@ fn an_unreadable_database_gets_a_skip_reason_and_keeps_its_sessions() {
     );
 
     // Not a database at all.
-    std::fs::write(&db, b"this is not sqlite, just text pretending to be a database file")
-        .unwrap();
+    std::fs::write(
+        &db,
+        b"this is not sqlite, just text pretending to be a database file",
+    )
+    .unwrap();
     assert_eq!(
         skips(&store).iter().map(|s| s.1).collect::<Vec<_>>(),
         [SkipReason::CorruptDatabase]
@@ -508,17 +511,24 @@ fn expected_from_db_count(store: &TraceStore) -> usize {
 #[tokio::test]
 async fn the_tools_answer_for_opencode_sessions_over_mcp() {
     let tmp = tempfile::tempdir().unwrap();
-    let (root, _store) = db_store(tmp.path());
+    let (root, store) = db_store(tmp.path());
     let expected = expected_from_db(&root.join("opencode.db"));
     let empty = tmp.path().join("empty");
     std::fs::create_dir_all(&empty).unwrap();
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_agtrace"));
     for p in Provider::ALL {
-        let dir = if p == Provider::Opencode { &root } else { &empty };
+        let dir = if p == Provider::Opencode {
+            &root
+        } else {
+            &empty
+        };
         command.arg(format!("--{}={}", p.spec().flag, dir.display()));
     }
     command
-        .arg(format!("--data-dir={}", tmp.path().join("mcp-data").display()))
+        .arg(format!(
+            "--data-dir={}",
+            tmp.path().join("mcp-data").display()
+        ))
         .arg("serve")
         .stderr(std::process::Stdio::null());
     let client = TestClient::connect(TokioChildProcess::new(command).unwrap())
@@ -532,11 +542,17 @@ async fn the_tools_answer_for_opencode_sessions_over_mcp() {
         )
         .await;
     let rows = list.expect_ok().as_array().unwrap().clone();
-    let mut ids: Vec<&str> = rows.iter().map(|r| r["session_id"].as_str().unwrap()).collect();
+    let mut ids: Vec<&str> = rows
+        .iter()
+        .map(|r| r["session_id"].as_str().unwrap())
+        .collect();
     ids.sort();
     assert_eq!(ids, expected.keys().map(String::as_str).collect::<Vec<_>>());
 
-    let parent = expected.values().find(|e| e.parent.is_none() && e.tool_calls > 0).unwrap();
+    let parent = expected
+        .values()
+        .find(|e| e.parent.is_none() && e.tool_calls > 0)
+        .unwrap();
     let id = parent.id.as_str();
     let summary = client
         .call("get_session_summary", json!({"session_id": id}))
@@ -547,7 +563,12 @@ async fn the_tools_answer_for_opencode_sessions_over_mcp() {
         .call("get_session_turns", json!({"session_id": id}))
         .await;
     assert!(turns.is_ok(), "{}", turns.envelope);
-    assert!(turns.envelope.to_string().contains(&parent.prompts[0][1..20]));
+    assert!(
+        turns
+            .envelope
+            .to_string()
+            .contains(&parent.prompts[0][1..20])
+    );
     let steps = client
         .call("get_turn_steps", json!({"session_id": id, "turn_index": 0}))
         .await;
@@ -561,15 +582,56 @@ async fn the_tools_answer_for_opencode_sessions_over_mcp() {
         .await;
     assert!(analysis.is_ok(), "{}", analysis.envelope);
     let event = client
-        .call("get_event_details", json!({"session_id": id, "event_index": 0}))
+        .call(
+            "get_event_details",
+            json!({"session_id": id, "event_index": 0}),
+        )
         .await;
     assert!(event.is_ok(), "{}", event.envelope);
-    assert!(event.envelope.to_string().contains("\\\"type\\\":\\\"text\\\"") || event.envelope.to_string().contains("\"type\":\"text\""), "{}", event.envelope);
+    let first = &event.expect_ok()[0];
+    assert_eq!(first["kind"], "user");
+    assert_eq!(first["text"], parent.prompts[0].as_str());
+    // The tool's result, read back from its part row.
+    store.refresh().unwrap();
+    let result = store
+        .load_session(id)
+        .unwrap()
+        .events
+        .iter()
+        .find(|e| e.kind == EventKind::ToolResult)
+        .cloned()
+        .unwrap();
+    let output = {
+        let conn = Connection::open(root.join("opencode.db")).unwrap();
+        let data: String = conn
+            .query_row(
+                "SELECT data FROM part WHERE session_id = ?1 AND data LIKE '%\"callID\"%'",
+                [id],
+                |r| r.get(0),
+            )
+            .unwrap();
+        let v: Value = serde_json::from_str(&data).unwrap();
+        v["state"]["output"].as_str().unwrap().to_string()
+    };
+    let event = client
+        .call(
+            "get_event_details",
+            json!({"session_id": id, "event_index": result.index}),
+        )
+        .await;
+    let got = &event.expect_ok()[0];
+    assert_eq!(got["kind"], "tool_result");
+    assert_eq!(got["text"], output.as_str());
+    assert_eq!(got["call_id"].as_str(), result.call_id.as_deref());
     let search = client
-        .call("search_event_previews", json!({"query": "standin"}))
+        .call("search_event_previews", json!({"query": "delegate"}))
         .await;
     assert!(search.is_ok(), "{}", search.envelope);
-    assert!(search.envelope.to_string().contains(id), "{}", search.envelope);
+    assert!(
+        search.envelope.to_string().contains(id),
+        "{}",
+        search.envelope
+    );
     let projects = client.call("get_project_info", json!({})).await;
     assert!(projects.is_ok(), "{}", projects.envelope);
 }

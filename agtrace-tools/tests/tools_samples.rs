@@ -173,7 +173,11 @@ async fn bad_arguments_are_invalid_parameter_naming_the_field() {
     assert_eq!(error_code(&a), "invalid_parameter");
     assert_eq!(
         a.error()["details"]["allowed"],
-        json!(["claude_code", "codex", "gemini"])
+        json!(
+            agtrace_tools::model::Provider::ALL
+                .map(|p| p.as_str())
+                .to_vec()
+        )
     );
     let a = c
         .call(

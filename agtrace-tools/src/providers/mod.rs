@@ -394,16 +394,18 @@ pub fn parse_file(
     keep_raw: bool,
 ) -> Result<(ParseState, Vec<Event>)> {
     if let (source, Some(id)) = store_unit(provider, path) {
-        return parse_store_session(provider, source, id, keep_raw).map_err(|reason| {
-            let kind = match reason {
-                crate::index::SkipReason::Vanished => std::io::ErrorKind::NotFound,
-                _ => std::io::ErrorKind::InvalidData,
-            };
-            Error::io(
-                source,
-                std::io::Error::new(kind, format!("session {id}: {reason}")),
-            )
-        });
+        return parse_store_session(provider, source, id, keep_raw).map_err(
+            |reason| match reason {
+                crate::index::SkipReason::Vanished => Error::LogFileGone(id.to_string()),
+                _ => Error::io(
+                    source,
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!("session {id}: {reason}"),
+                    ),
+                ),
+            },
+        );
     }
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let mut state = ParseState::new(provider, &FileHint::from_path(provider, path));

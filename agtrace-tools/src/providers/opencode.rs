@@ -146,8 +146,8 @@ mod db {
             Some(CannotOpen | PermissionDenied | ReadOnly | SystemIoFailure) => {
                 SkipReason::UnreadableFile
             }
-            Some(_) => SkipReason::UnknownSchema,
-            None => SkipReason::UnknownSchema,
+            // SQLITE_ERROR: a table or column that is not there.
+            _ => SkipReason::UnknownSchema,
         }
     }
 

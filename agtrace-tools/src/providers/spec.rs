@@ -58,13 +58,18 @@ pub struct StoreUnit {
     pub updated_ms: i64,
 }
 
+/// Lists the sessions of a store source (see [`StoreSpec::list`]).
+pub type StoreListFn = fn(&Path) -> Result<Vec<StoreUnit>, SkipReason>;
+/// Reads one session of a store source (see [`StoreSpec::read`]).
+pub type StoreReadFn = fn(&mut ParseState, &Path, &str, bool) -> Result<Vec<Event>, SkipReason>;
+
 /// How a store's sessions are listed and read.
 pub struct StoreSpec {
     /// The sessions in the source file at `path`, or why it cannot be read.
-    pub list: fn(&Path) -> Result<Vec<StoreUnit>, SkipReason>,
+    pub list: StoreListFn,
     /// Reads session `id` of the source at `path` whole into a fresh state, raw records kept
     /// in the events when asked; or why it cannot be read.
-    pub read: fn(&mut ParseState, &Path, &str, bool) -> Result<Vec<Event>, SkipReason>,
+    pub read: StoreReadFn,
 }
 
 /// A journal append that changes records already read: parse the file again from the start.
