@@ -635,3 +635,43 @@ async fn the_tools_answer_for_opencode_sessions_over_mcp() {
     let projects = client.call("get_project_info", json!({})).await;
     assert!(projects.is_ok(), "{}", projects.envelope);
 }
+
+#[test]
+fn the_older_tree_layout_reads_the_same() {
+    // Older builds: `storage/session/info/<id>.json`, `storage/session/message/<sid>/…`,
+    // `storage/session/part/<sid>/<mid>/…`.
+    let tmp = tempfile::tempdir().unwrap();
+    let current = fixtures().join("storage");
+    let expected = expected_from_tree(&current);
+    let storage = tmp.path().join("logs/opencode/storage/session");
+    for e in expected.values() {
+        let info = storage.join("info");
+        std::fs::create_dir_all(&info).unwrap();
+        let file = std::fs::read_dir(current.join("session/proj_test"))
+            .unwrap()
+            .map(|f| f.unwrap().path())
+            .find(|p| {
+                let v: Value = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+                v["id"] == e.id.as_str()
+            })
+            .unwrap();
+        std::fs::copy(&file, info.join(format!("{}.json", e.id))).unwrap();
+        let messages = storage.join("message").join(&e.id);
+        std::fs::create_dir_all(&messages).unwrap();
+        common::copy_tree(&current.join("message").join(&e.id), &messages);
+        for m in json_files(&messages) {
+            let mid = m["id"].as_str().unwrap();
+            let parts = storage.join("part").join(&e.id).join(mid);
+            std::fs::create_dir_all(&parts).unwrap();
+            common::copy_tree(&current.join("part").join(mid), &parts);
+        }
+    }
+    let store = TraceStore::open(Config::for_tree(
+        &tmp.path().join("logs"),
+        &tmp.path().join("data"),
+    ))
+    .unwrap();
+    let stats = store.refresh().unwrap();
+    assert!(stats.skipped.is_empty(), "{:?}", stats.skipped);
+    check_sessions(&store, &expected);
+}
