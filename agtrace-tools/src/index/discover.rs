@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::Config;
 use crate::model::Provider;
+use crate::providers::StoreSpec;
 
 /// A ctime this close to the moment the file was examined is not trusted on its own: on a
 /// filesystem with a coarse clock a later write in the same tick leaves it unchanged.
@@ -57,11 +58,17 @@ pub enum SkipReason {
     BeingWritten,
     /// Removed between being found and being read.
     Vanished,
+    /// A database another program holds locked for longer than agtrace waits: retried next run.
+    DatabaseBusy,
+    /// A database file that SQLite cannot read: not a database, or damaged.
+    CorruptDatabase,
+    /// A database without the tables and columns agtrace reads (another version's schema).
+    UnknownSchema,
 }
 
 impl SkipReason {
     /// Every reason, in the order counts are listed.
-    pub const ALL: [SkipReason; 13] = [
+    pub const ALL: [SkipReason; 16] = [
         SkipReason::UnreadableFolder,
         SkipReason::UnreadableFile,
         SkipReason::NonUtf8Name,
@@ -75,6 +82,9 @@ impl SkipReason {
         SkipReason::Truncated,
         SkipReason::BeingWritten,
         SkipReason::Vanished,
+        SkipReason::DatabaseBusy,
+        SkipReason::CorruptDatabase,
+        SkipReason::UnknownSchema,
     ];
 
     /// The stable snake_case name.
@@ -93,6 +103,9 @@ impl SkipReason {
             SkipReason::Truncated => "truncated",
             SkipReason::BeingWritten => "being_written",
             SkipReason::Vanished => "vanished",
+            SkipReason::DatabaseBusy => "database_busy",
+            SkipReason::CorruptDatabase => "corrupt_database",
+            SkipReason::UnknownSchema => "unknown_schema",
         }
     }
 
@@ -134,11 +147,14 @@ pub(super) struct Found {
     pub size: u64,
     pub mtime_ns: i64,
     pub ino: i64,
-    /// 0 when unknown.
+    /// 0 when unknown. For a store session, its fingerprint.
     pub ctime_ns: i64,
     /// The ctime to store: 0 when within [`RACY_NS`] of discovery, so the next run compares
     /// content instead of trusting it.
     pub stored_ctime_ns: i64,
+    /// The session inside a store source ([`Layout::Store`]); `key` is then
+    /// `<path>#<session id>`.
+    pub unit: Option<String>,
 }
 
 /// Whether a file at `path` is named like provider `p`'s logs (a name that is not UTF-8 is
@@ -329,6 +345,10 @@ impl Walker {
             .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
             .map(|d| d.as_nanos() as i64)
             .unwrap_or(0);
+        if let Some(store) = p.spec().store {
+            self.store(p, path, key, store);
+            return;
+        }
         let (ino, ctime_ns) = identity(md);
         let stored_ctime_ns = if self.now.saturating_sub(ctime_ns) < RACY_NS {
             0
@@ -344,7 +364,30 @@ impl Walker {
             ino,
             ctime_ns,
             stored_ctime_ns,
+            unit: None,
         });
+    }
+
+    /// Takes each session of a store source as its own unit: its fingerprint stands for the
+    /// file's identity, so an unchanged session is not read again.
+    fn store(&mut self, p: Provider, path: PathBuf, key: String, store: &StoreSpec) {
+        let units = match (store.list)(&path) {
+            Ok(units) => units,
+            Err(reason) => return self.skip(path, reason),
+        };
+        for u in units {
+            self.out.found.push(Found {
+                provider: p,
+                path: path.clone(),
+                key: format!("{key}#{}", u.id),
+                size: u.records,
+                mtime_ns: u.updated_ms.saturating_mul(1_000_000),
+                ino: 0,
+                ctime_ns: u.fingerprint,
+                stored_ctime_ns: u.fingerprint,
+                unit: Some(u.id),
+            });
+        }
     }
 
     /// Follows one link met in `p`'s tree, if it stays in the roots and leads somewhere new.

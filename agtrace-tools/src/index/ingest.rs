@@ -258,7 +258,10 @@ fn plan_for(found: &Found, row: Option<&FileRow>) -> Option<Plan> {
         }
         return (!prefix_matches(found, row)).then_some(Plan::Full);
     }
-    if FileHint::from_path(found.provider, &found.path).layout == Layout::Document {
+    if matches!(
+        FileHint::from_path(found.provider, &found.path).layout,
+        Layout::Document | Layout::Store
+    ) {
         return Some(Plan::Full);
     }
     // An append keeps the indexed prefix; a rewrite that happens to be longer does not.
@@ -277,6 +280,19 @@ const WRITE_GRACE_NS: i64 = 120_000_000_000;
 /// Reads and parses the part of a file the job needs, or says why it cannot be indexed.
 fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
     let f = &job.found;
+    if let Some(id) = &f.unit {
+        let (state, events) = providers::parse_store_session(f.provider, &f.path, id, false)?;
+        // Unchanged while the fingerprint is: nothing else of the source is compared.
+        let fingerprint = format!("{:016x}", f.ctime_ns);
+        return Ok(ParsedFile {
+            state,
+            events,
+            end_offset: 0,
+            head_hash: fingerprint.clone(),
+            tail_hash: fingerprint,
+            appended: false,
+        });
+    }
     let read_error = |e: std::io::Error| SkipReason::of_read_error(&e);
     let mut file = File::open(&f.path).map_err(read_error)?;
     let (mut state, offset, appended) = match &job.plan {
@@ -660,10 +676,17 @@ pub fn run(
         .filter(|(_, r)| *r == SkipReason::UnreadableFolder)
         .map(|(p, _)| p.as_path())
         .collect();
+    // Nor are the sessions of a store source that cannot be read now (busy, say).
+    let unread: Vec<String> = discovery
+        .skipped
+        .iter()
+        .map(|(p, _)| format!("{}#", p.to_string_lossy()))
+        .collect();
     let removed: Vec<String> = rows
         .keys()
         .filter(|k| !seen.contains(k.as_str()))
         .filter(|k| !unlisted.iter().any(|d| Path::new(k).starts_with(d)))
+        .filter(|k| !unread.iter().any(|s| k.starts_with(s.as_str())))
         .cloned()
         .collect();
     // Deleted logs with an archived copy keep their sessions.

@@ -25,6 +25,7 @@ pub static SPEC: ProviderSpec = ProviderSpec {
     journal: None,
     links_by_spawn_time: false,
     resume_context: None,
+    store: None,
 };
 
 fn hint(path: &Path) -> FileHint {

@@ -28,6 +28,7 @@ pub static SPEC: ProviderSpec = ProviderSpec {
     journal: None,
     links_by_spawn_time: true,
     resume_context: Some(|st, file, offset| st.states.codex.model = model_before(file, offset)),
+    store: None,
 };
 
 fn hint(path: &Path) -> FileHint {

@@ -30,6 +30,7 @@ pub static SPEC: ProviderSpec = ProviderSpec {
     journal: None,
     links_by_spawn_time: false,
     resume_context: None,
+    store: None,
 };
 
 fn parent_folder(path: &Path) -> Option<String> {

@@ -43,6 +43,7 @@ pub static SPEC: ProviderSpec = ProviderSpec {
     journal: Some(parse_journal),
     links_by_spawn_time: false,
     resume_context: None,
+    store: None,
 };
 
 /// The folder a file is in, by name.

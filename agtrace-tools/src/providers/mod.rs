@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::model::Positioner;
 use crate::model::TokenAccumulator;
 use crate::model::{Event, EventKind, SourceSpan};
-pub use spec::{Layout, ProviderSpec, Restart};
+pub use spec::{Layout, ProviderSpec, Restart, StoreSpec, StoreUnit};
 
 /// The providers: `<doc of the enum value> Variant = module, "<doc of its session count>";`.
 /// The module's name is the wire name; an entry's position is its code in the index, so
@@ -40,6 +40,8 @@ macro_rules! provider_table {
             QwenCode = qwen_code, "Qwen Code sessions.";
             /// GitHub Copilot CLI.
             CopilotCli = copilot_cli, "GitHub Copilot CLI sessions.";
+            /// OpenCode.
+            Opencode = opencode, "OpenCode sessions.";
         }
     };
 }
@@ -358,12 +360,57 @@ fn record(
     }
 }
 
-/// Parses a whole log file from the start.
+/// The source file and session id a store session's key (`<source path>#<session id>`)
+/// names; any other path is its own source.
+pub fn store_unit(provider: Provider, key: &Path) -> (&Path, Option<&str>) {
+    if provider.spec().store.is_none() {
+        return (key, None);
+    }
+    match key.to_str().and_then(|k| k.rsplit_once('#')) {
+        Some((source, id)) => (Path::new(source), Some(id)),
+        None => (key, None),
+    }
+}
+
+/// Reads session `id` of the store source at `path` (see [`Layout::Store`]).
+pub fn parse_store_session(
+    provider: Provider,
+    path: &Path,
+    id: &str,
+    keep_raw: bool,
+) -> std::result::Result<(ParseState, Vec<Event>), crate::index::SkipReason> {
+    let Some(store) = provider.spec().store else {
+        return Err(crate::index::SkipReason::NotALog);
+    };
+    let hint = FileHint {
+        session_id: id.to_string(),
+        ..FileHint::from_path(provider, path)
+    };
+    let mut state = ParseState::new(provider, &hint);
+    let events = (store.read)(&mut state, path, id, keep_raw)?;
+    Ok((state, events))
+}
+
+/// Parses a whole log file from the start (or one session of a store, named by its key).
 pub fn parse_file(
     provider: Provider,
     path: &Path,
     keep_raw: bool,
 ) -> Result<(ParseState, Vec<Event>)> {
+    if let (source, Some(id)) = store_unit(provider, path) {
+        return parse_store_session(provider, source, id, keep_raw).map_err(
+            |reason| match reason {
+                crate::index::SkipReason::Vanished => Error::LogFileGone(id.to_string()),
+                _ => Error::io(
+                    source,
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!("session {id}: {reason}"),
+                    ),
+                ),
+            },
+        );
+    }
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let mut state = ParseState::new(provider, &FileHint::from_path(provider, path));
     let events = parse_bytes(&mut state, &bytes, keep_raw)
@@ -385,6 +432,8 @@ pub fn parse_bytes(state: &mut ParseState, bytes: &[u8], keep_raw: bool) -> Opti
             .journal
             .and_then(|parse| parse(state, bytes, 0, keep_raw).ok())
             .map(|c| c.events),
+        // A store is read session by session (`parse_store_session`), never as bytes.
+        Layout::Store => None,
     }
 }
 
@@ -399,7 +448,7 @@ pub fn parse_append(
 ) -> std::result::Result<ParsedChunk, Restart> {
     match (state.layout, state.provider.spec().journal) {
         (Layout::Journal, Some(parse)) => parse(state, bytes, base, keep_raw),
-        (Layout::Journal, None) | (Layout::Document, _) => Err(Restart),
+        (Layout::Journal, None) | (Layout::Document | Layout::Store, _) => Err(Restart),
         (Layout::Lines, _) => Ok(parse_jsonl(state, bytes, base, keep_raw)),
     }
 }

@@ -32,6 +32,7 @@ pub static SPEC: ProviderSpec = ProviderSpec {
     journal: None,
     links_by_spawn_time: false,
     resume_context: None,
+    store: None,
 };
 
 /// The name of the folder `up` levels above the file's own.

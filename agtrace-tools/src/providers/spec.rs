@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{FileHint, ParseState, ParsedChunk};
+use crate::index::SkipReason;
 use crate::model::Event;
 
 /// How a log file is written, which decides how it is read and re-read.
@@ -28,6 +29,12 @@ pub enum Layout {
     /// `.jsonl`): an append is read from where the last read stopped unless it changes what
     /// was already read, and then the file is read again from the start.
     Journal,
+    /// A store of many sessions kept as objects changed in place (OpenCode's SQLite database,
+    /// or its JSON tree): its sessions are listed with a fingerprint each
+    /// ([`StoreSpec::list`]), and a session whose fingerprint changed is read again whole
+    /// ([`StoreSpec::read`]). Each session is indexed as its own unit, under the key
+    /// `<source path>#<session id>`.
+    Store,
 }
 
 /// Translates one JSONL record into events (for [`Layout::Lines`]).
@@ -37,6 +44,33 @@ pub type LineFn = fn(&mut ParseState, &Value, &mut Vec<Event>);
 pub type DocumentFn = fn(&mut ParseState, &[u8], bool) -> Option<Vec<Event>>;
 /// Parses appended journal bytes starting at an absolute offset (for [`Layout::Journal`]).
 pub type JournalFn = fn(&mut ParseState, &[u8], u64, bool) -> Result<ParsedChunk, Restart>;
+
+/// One session inside a store source ([`Layout::Store`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreUnit {
+    /// The session id (never contains `#`).
+    pub id: String,
+    /// Changes whenever anything of the session does (its row, a message, a part); never 0.
+    pub fingerprint: i64,
+    /// The records (session, messages, parts) it holds: its size for progress and counts.
+    pub records: u64,
+    /// When it last changed, in Unix milliseconds.
+    pub updated_ms: i64,
+}
+
+/// Lists the sessions of a store source (see [`StoreSpec::list`]).
+pub type StoreListFn = fn(&Path) -> Result<Vec<StoreUnit>, SkipReason>;
+/// Reads one session of a store source (see [`StoreSpec::read`]).
+pub type StoreReadFn = fn(&mut ParseState, &Path, &str, bool) -> Result<Vec<Event>, SkipReason>;
+
+/// How a store's sessions are listed and read.
+pub struct StoreSpec {
+    /// The sessions in the source file at `path`, or why it cannot be read.
+    pub list: StoreListFn,
+    /// Reads session `id` of the source at `path` whole into a fresh state, raw records kept
+    /// in the events when asked; or why it cannot be read.
+    pub read: StoreReadFn,
+}
 
 /// A journal append that changes records already read: parse the file again from the start.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +105,8 @@ pub struct ProviderSpec {
     /// Restores the state a line at `offset` is read in when it is parsed on its own (Codex:
     /// the model of the last `turn_context` before it).
     pub resume_context: Option<fn(&mut ParseState, &mut File, u64)>,
+    /// For an agent whose logs are stores of many sessions ([`Layout::Store`]).
+    pub store: Option<&'static StoreSpec>,
 }
 
 /// The stem of a path's file name: the session id until a record names one.

@@ -69,6 +69,11 @@ pub(super) fn parse_file(
     path: &Path,
     interrupt: Option<&Interrupt>,
 ) -> Result<Vec<Event>> {
+    let hint = FileHint::from_path(provider, path);
+    if interrupt.is_none() || hint.layout != Layout::Lines {
+        // Whole documents and store sessions are read by their provider in one go.
+        return Ok(providers::parse_file(provider, path, true)?.1);
+    }
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     parse_bytes(provider, path, &bytes, interrupt)
 }

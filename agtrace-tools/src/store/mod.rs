@@ -226,9 +226,12 @@ impl TraceStore {
         self.mask_summary(&mut summary);
         let path = Path::new(&summary.path);
         let data_dir = &self.inner.config.data_dir;
+        // A store session is stamped by its source file (the index's summary, compared too,
+        // tells its sessions apart).
+        let (source, _) = providers::store_unit(summary.provider, path);
         // Stamped before reading: a change during the parse makes the entry stale, not wrong.
         // A log its agent deleted is read from its archived copy, if there is one.
-        let (stamp, archived) = match FileStamp::of(path) {
+        let (stamp, archived) = match FileStamp::of(source) {
             Ok(stamp) => (stamp, false),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                 match FileStamp::of(&archive::copy_file(data_dir, &summary.path)) {
