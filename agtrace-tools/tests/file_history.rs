@@ -368,7 +368,11 @@ fn a_replaced_or_removed_session_leaves_no_stale_rows() {
     std::fs::remove_file(&file).unwrap();
     assert_eq!(store.refresh().unwrap().files_removed, 1);
     assert!(history(&store, "myapp/fuga.py").is_empty());
-    assert_eq!(history(&store, "myapp/hoge.py").len(), 4, "the other providers' rows stay");
+    assert_eq!(
+        history(&store, "myapp/hoge.py").len(),
+        4,
+        "the other providers' rows stay"
+    );
 }
 
 #[test]
