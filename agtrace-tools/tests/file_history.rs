@@ -316,8 +316,6 @@ async fn bad_paths_are_structured_errors() {
     assert_eq!(error_code(&a), "invalid_parameter");
 }
 
-mod common;
-
 /// (provider, turn, path, actions) of every row of `path`'s history, through the store.
 fn history(store: &TraceStore, path: &str) -> Vec<(String, u32, String, Vec<String>)> {
     use agtrace_tools::index::touches::{FileHistoryQuery, PathQuery};
@@ -346,11 +344,10 @@ fn history(store: &TraceStore, path: &str) -> Vec<(String, u32, String, Vec<Stri
         .collect()
 }
 
-#[test]
-fn a_replaced_or_removed_session_leaves_no_stale_rows() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (logs, store) = common::sample_store(tmp.path());
-    store.refresh().unwrap();
+#[tokio::test]
+async fn a_replaced_or_removed_session_leaves_no_stale_rows() {
+    let served = samples().await;
+    let (logs, store) = (served._tmp.path().join("logs"), served.store.clone());
     let claude_rows = |rows: Vec<(String, u32, String, Vec<String>)>| {
         rows.into_iter().filter(|r| r.0 == "claude_code").count()
     };
@@ -375,11 +372,11 @@ fn a_replaced_or_removed_session_leaves_no_stale_rows() {
     );
 }
 
-#[test]
-fn a_version_9_index_gets_the_table_and_each_file_is_reparsed_once() {
-    let tmp = tempfile::tempdir().unwrap();
-    let (logs, store) = common::sample_store(tmp.path());
-    store.refresh().unwrap();
+#[tokio::test]
+async fn a_version_9_index_gets_the_table_and_each_file_is_reparsed_once() {
+    let served = samples().await;
+    let tmp = &served._tmp;
+    let (logs, store) = (tmp.path().join("logs"), served.store.clone());
     let fresh = history(&store, "myapp");
     assert_eq!(fresh.len(), 9);
     drop(store);

@@ -96,6 +96,9 @@ pub struct FileHistoryCursor {
     pub path: String,
 }
 
+/// One listed row being gathered: provider code, project root, and its (event id, action) calls.
+type Group = (i64, Option<String>, BTreeSet<(i64, i64)>);
+
 /// The order rows are listed in: newest session first, its later turns first, paths A to Z.
 type Key = (
     std::cmp::Reverse<i64>,
@@ -384,8 +387,7 @@ pub fn history(conn: &Connection, q: &FileHistoryQuery, mask: bool) -> Result<Fi
     }
     let after = q.after.as_ref().map(FileHistoryCursor::key);
     let mut seen = HashSet::new();
-    // (key) -> (provider, root, [(eid, action)])
-    let mut groups: BTreeMap<Key, (i64, Option<String>, BTreeSet<(i64, i64)>)> = BTreeMap::new();
+    let mut groups: BTreeMap<Key, Group> = BTreeMap::new();
     for h in hits {
         if !seen.insert((h.eid, h.action, h.path.clone())) {
             continue;
