@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use agtrace_tools::config::Config;
 use agtrace_tools::corpus::{CorpusSpec, CorpusStats, generate};
+use agtrace_tools::index::touches::{FileHistoryQuery, PathQuery};
 use agtrace_tools::index::{SearchQuery, SessionFilter};
 use agtrace_tools::model::{EventKind, Provider};
 use agtrace_tools::providers::parse_file;
@@ -345,6 +346,64 @@ fn main() {
     });
     measure("projects", 50, |_| {
         store.projects().unwrap();
+    });
+    // File history (`list_file_history`): the corpus's tool calls name `src/<word>/<n>.rs`
+    // (`corpus::file_of`), some 500 files per project.
+    let history = |path: &str| FileHistoryQuery {
+        path: PathQuery::parse(path).unwrap(),
+        project: None,
+        provider: None,
+        since: None,
+        until: None,
+        after: None,
+        limit: 20,
+    };
+    let root = mid.project.root.clone().unwrap_or_default();
+    for (name, query) in [
+        (
+            "file history, file `src/cargo/5.rs`",
+            history("src/cargo/5.rs"),
+        ),
+        (
+            "file history, absolute file",
+            history(&format!("{root}/src/cargo/5.rs")),
+        ),
+        (
+            "file history, directory `src/cargo/`",
+            history("src/cargo/"),
+        ),
+        ("file history, glob `src/**/3.rs`", history("src/**/3.rs")),
+        (
+            "file history, glob `**/7.rs` (no literal head)",
+            history("**/7.rs"),
+        ),
+        (
+            "file history, file in one project",
+            FileHistoryQuery {
+                project: Some(root.clone()),
+                ..history("src/cargo/5.rs")
+            },
+        ),
+    ] {
+        let found = store.file_history(&query).unwrap();
+        // The quick run's corpus is too small for every file to be there.
+        assert!(
+            !bench_mode || !found.touches.is_empty(),
+            "{name}: nothing found"
+        );
+        measure(name, 100, |_| {
+            store.file_history(&query).unwrap();
+        });
+    }
+    let dir = history("src/cargo/");
+    let first = store.file_history(&dir).unwrap();
+    measure("file history, directory, page 2 (keyset)", 100, |_| {
+        store
+            .file_history(&FileHistoryQuery {
+                after: first.next.clone(),
+                ..dir.clone()
+            })
+            .unwrap();
     });
 
     if std::env::var_os("AGTRACE_BENCH_KEEP").is_some() {

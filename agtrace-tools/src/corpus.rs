@@ -143,6 +143,26 @@ const WORDS: &[&str] = &[
 const RARE: &[&str] = &["ZEBRA-4471", "quasar", "heliotrope", "Ångström"];
 const TOOLS: &[&str] = &["Bash", "Read", "Edit", "Write", "Grep"];
 
+/// A file of the project the words of a command are about: `src/<first word>/<n>.rs`, some
+/// 500 names per project, so that file history has hot files, directories and globs to find.
+/// Made of values already drawn: adding it did not change the rest of the corpus.
+fn file_of(cmd: &str, n: usize) -> String {
+    let word = cmd.split(' ').next().unwrap_or("main");
+    format!("src/{word}/{n}.rs")
+}
+
+/// A Claude tool call's input naming its file the way Claude Code does (absolute paths).
+fn claude_input(tool: &str, cmd: &str, cwd: &str, n: usize) -> Value {
+    let file = format!("{cwd}/{}", file_of(cmd, n));
+    match tool {
+        "Read" => json!({"file_path": file}),
+        "Edit" => json!({"file_path": file, "old_string": cmd, "new_string": cmd}),
+        "Write" => json!({"file_path": file, "content": cmd}),
+        "Grep" => json!({"pattern": cmd, "path": file.rsplit_once('/').map_or(cwd, |(d, _)| d)}),
+        _ => json!({"command": format!("cat {} | grep -c '{cmd}'", file_of(cmd, n))}),
+    }
+}
+
 fn sentence(rng: &mut Rng, words: usize) -> String {
     let mut s = String::with_capacity(words * 7);
     for i in 0..words {
@@ -245,7 +265,7 @@ fn claude(c: &mut Ctx, out: &Path, cwd: &str) -> Result<(PathBuf, u64)> {
             let out_tokens = 50 + c.rng.below(800);
             let ts = c.tick(2_000);
             lines.push(with(json!({"type": "assistant", "uuid": c.rng.uuid(), "timestamp": ts,
-                "message": {"id": msg_id, "model": "claude-sonnet-4-5-20250929", "role": "assistant", "content": [{"type": "tool_use", "id": call_id, "name": tool, "input": {"command": cmd}}], "usage": usage(out_tokens)}})));
+                "message": {"id": msg_id, "model": "claude-sonnet-4-5-20250929", "role": "assistant", "content": [{"type": "tool_use", "id": call_id, "name": tool, "input": claude_input(tool, &cmd, cwd, nc)}], "usage": usage(out_tokens)}})));
             let output = tool_output(&mut c.rng, c.spec.max_tool_output);
             let failed = c.rng.below(10) == 0;
             let ts = c.tick(20_000);
@@ -283,7 +303,7 @@ fn codex(c: &mut Ctx, out: &Path, cwd: &str) -> Result<(PathBuf, u64)> {
             let nc = 3 + c.rng.below(8) as usize;
             let cmd = sentence(&mut c.rng, nc);
             let ts = c.tick(3_000);
-            lines.push(json!({"timestamp": ts, "type": "response_item", "payload": {"type": "function_call", "name": "shell_command", "arguments": json!({"command": cmd, "workdir": cwd}).to_string(), "call_id": call_id}}));
+            lines.push(json!({"timestamp": ts, "type": "response_item", "payload": {"type": "function_call", "name": "shell_command", "arguments": json!({"command": format!("sed -n 1,80p {} # {cmd}", file_of(&cmd, nc)), "workdir": cwd}).to_string(), "call_id": call_id}}));
             let (i, ca, o, r) = (
                 3000 + c.rng.below(20_000),
                 2048 + c.rng.below(900),
@@ -358,7 +378,7 @@ fn gemini(c: &mut Ctx, out: &Path, cwd: &str) -> Result<(PathBuf, u64)> {
             let ts2 = c.tick(20_000);
             messages.push(json!({"id": c.rng.uuid(), "timestamp": ts, "type": "gemini", "content": content, "model": "gemini-2.5-flash",
                 "thoughts": [{"subject": subject, "description": description, "timestamp": ts}],
-                "toolCalls": [{"id": call_id, "name": "run_shell_command", "args": {"command": cmd},
+                "toolCalls": [{"id": call_id, "name": "run_shell_command", "args": {"command": format!("head -n 40 {} # {cmd}", file_of(&cmd, nc))},
                     "result": [{"functionResponse": {"id": call_id, "name": "run_shell_command", "response": {"output": output}}}],
                     "status": status, "timestamp": ts2}],
                 "tokens": {"input": input, "output": o, "cached": cached.min(input), "thoughts": th, "tool": 0, "total": input + o + th}}));

@@ -9,7 +9,7 @@ const INSTRUCTIONS: &str = "Tools over the local session logs of Claude Code, Co
 Start with `list_sessions` (or `search_event_previews` to find a moment by its text), then narrow down: \
 `get_session_summary` -> `get_session_turns` -> `get_turn_steps` -> `get_session_full` for the complete transcript; \
 `get_event_details` for one event in full; `analyze_session` for failures, loops and slow tools; \
-`get_project_info` for the projects and their sessions.";
+`get_project_info` for the projects and their sessions; `list_file_history` for the sessions that touched a file.";
 
 /// The server with every `trace` tool, serving `store`.
 pub fn build(store: TraceStore) -> Result<ToolServer, BuildError> {

@@ -142,6 +142,13 @@ async fn every_answer_of_every_tool_matches_its_output_schema() {
             .await,
     );
     seen.error(&c.call("search_event_previews", json!({})).await);
+    for path in ["src/", "**/*.rs", "/home"] {
+        seen.ok(&all_pages(&c, "list_file_history", json!({"path": path, "limit": 7})).await);
+    }
+    seen.error(
+        &c.call("list_file_history", json!({"path": "src/[ab"}))
+            .await,
+    );
 
     for (tool, (ok, errors)) in &seen.0 {
         eprintln!("{tool:<24} {ok:>5} answers, {errors:>3} errors, all matching the schema");

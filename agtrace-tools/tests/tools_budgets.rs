@@ -239,6 +239,13 @@ async fn every_page_of_every_tool_fits_its_budget_and_full_texts_are_exact() {
             .await,
         );
     }
+    // File history: a corpus directory and glob, and the hostile session's 150 files read in
+    // one turn.
+    for path in ["src/cargo/", "src/**/3.rs", "/src"] {
+        let pages = all_pages(&c, "list_file_history", json!({"path": path, "limit": 50})).await;
+        assert!(!items(&pages).is_empty(), "{path}");
+        sizes.record(&pages);
+    }
     for (tool, (max, n)) in &sizes.0 {
         eprintln!("{tool:<24} {n:>4} answers, largest {max:>6} bytes");
     }

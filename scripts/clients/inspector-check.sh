@@ -88,6 +88,7 @@ get_session_full {\"session_id\": \"$session\"}
 search_event_previews {\"query\": \"the\"}
 get_event_details {\"session_id\": \"$session\", \"event_index\": 0}
 analyze_session {\"session_id\": \"$session\"}
+list_file_history {\"path\": \"myapp/hoge.py\"}
 " -- "${agtrace[@]}" serve
 
 strict_list hello_tools -- "$BIN_DIR/hello_tools"

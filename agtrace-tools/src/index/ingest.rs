@@ -392,6 +392,7 @@ fn delete_session_rows(tx: &Transaction, sid: i64) -> Result<()> {
         params![lo, hi],
     )?;
     super::schema::unindex_cjk(tx, lo, hi)?;
+    super::touches::unrecord(tx, lo, hi)?;
     tx.execute(
         "DELETE FROM events WHERE eid BETWEEN ?1 AND ?2",
         params![lo, hi],
@@ -485,6 +486,7 @@ fn apply(
             added += 1;
         }
     }
+    super::touches::record(tx, sid, &parsed.events, meta.cwd.as_deref())?;
     // Statements below avoid `INSERT OR REPLACE` and upserts: those need a statement journal,
     // and every statement savepoint makes FTS5 flush its pending terms to a new segment. One
     // flush per file meant thousands of small segments and merges; now pending terms are

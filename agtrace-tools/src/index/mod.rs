@@ -8,6 +8,7 @@ pub(crate) mod ingest;
 pub(crate) mod query;
 pub(crate) mod schema;
 pub mod search_syntax;
+pub mod touches;
 
 pub use archive::{ArchiveStats, copy_file as archive_copy};
 pub use discover::{SkipReason, SkipSummary, SkippedFile};

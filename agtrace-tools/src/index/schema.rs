@@ -13,7 +13,7 @@ use crate::error::Result;
 /// version is dropped and rebuilt rather than misread. A new table no earlier version reads
 /// goes in [`ADDED_TABLES`] instead: nothing can misread it, and agtrace versions on either
 /// side of it keep sharing the index instead of rebuilding it in turn.
-pub const SCHEMA_VERSION: i64 = 9;
+pub const SCHEMA_VERSION: i64 = 10;
 
 /// Tables added since [`SCHEMA_VERSION`] was last bumped, created where missing.
 ///
@@ -35,6 +35,14 @@ const ADDED_TABLE_COUNT: i64 = 2;
 /// fingerprint columns (a row whose `tail_hash` is NULL is simply re-parsed from the start), and
 /// version 9 only added the CJK trigram table, filled from the stored event texts.
 const MIGRATABLE_VERSION: i64 = 7;
+
+// ---- Version 10: file history (`touches`, filled by `index::touches::record`). ----
+
+/// Version 10 added the `touches` table, filled from the parsed tool calls: migrating from 9
+/// creates it and makes the next refresh re-parse each file once (see [`ensure`]).
+const V10_TOUCHES: &str = super::touches::SCHEMA;
+
+// ---- end of version 10 ----
 
 const MIGRATE_7_TO_8: &str = r#"
 ALTER TABLE files ADD COLUMN tail_hash TEXT;
@@ -277,6 +285,12 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
         // differently: nothing proves a row current any more, so the next refresh re-parses
         // each file once, as after the 7 to 8 migration, while the kept sessions answer.
         tx.execute_batch("UPDATE files SET tail_hash = NULL, ino = 0, ctime_ns = 0")?;
+        current = 9;
+    }
+    if current == 9 {
+        // Version 10: `touches` is filled at parse time, so every file is parsed again once.
+        tx.execute_batch(V10_TOUCHES)?;
+        tx.execute_batch("UPDATE files SET tail_hash = NULL, ino = 0, ctime_ns = 0")?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     } else if current != SCHEMA_VERSION {
         let mut names: Vec<(String, String)> = {
@@ -309,6 +323,7 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
         }
         tx.execute_batch(CREATE)?;
         tx.execute_batch(CJK)?;
+        tx.execute_batch(V10_TOUCHES)?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     }
     tx.execute_batch(ADDED_TABLES)?;

@@ -349,6 +349,14 @@ impl TraceStore {
         })
     }
 
+    /// The sessions and turns whose tool calls touched a path, newest first.
+    pub fn file_history(
+        &self,
+        q: &crate::index::touches::FileHistoryQuery,
+    ) -> Result<crate::index::touches::FileHistoryPage> {
+        self.with_conn(|c| crate::index::touches::history(c, q, self.masks()))
+    }
+
     /// Projects with session counts per provider, newest activity first.
     pub fn projects(&self) -> Result<Vec<ProjectInfo>> {
         self.with_conn(query::projects)

@@ -74,6 +74,27 @@ pub fn dump(data_dir: &Path) -> Vec<String> {
         })
         .unwrap();
     out.extend(rows.map(Result::unwrap));
+    // File history rows (schema 10), by session id and event index like the events.
+    let mut st = conn
+        .prepare(
+            "SELECT s.id, t.eid & 16777215, t.path, t.action, t.turn
+             FROM touches t JOIN sessions s ON s.sid = t.eid >> 24 ORDER BY s.id, t.eid, t.path, t.action",
+        )
+        .unwrap();
+    out.extend(
+        st.query_map([], |r| {
+            Ok(format!(
+                "touch {:?} {:?} {:?} {:?} {:?}",
+                r.get_ref(0)?,
+                r.get_ref(1)?,
+                r.get_ref(2)?,
+                r.get_ref(3)?,
+                r.get_ref(4)?
+            ))
+        })
+        .unwrap()
+        .map(Result::unwrap),
+    );
     let orphans: i64 = conn
         .query_row(
             "SELECT count(*) FROM events_fts f WHERE f.rowid NOT IN (SELECT eid FROM events)",

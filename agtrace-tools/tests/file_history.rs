@@ -1,0 +1,396 @@
+//! `list_file_history` end to end through MCP (the in-process server) on the real logs of
+//! `tests/real_logs/`: the same task ("add myapp directory and create myapp/hoge.py ...", then
+//! "cd to myapp and run python hoge.py") done by Claude Code, Codex and Gemini CLI, each with
+//! its own tools (Write / apply_patch / write_file; Bash, shell_command, run_shell_command).
+
+mod tools_support;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use agtrace_tools::config::Config;
+use agtrace_tools::store::TraceStore;
+use mcp_tool_core::testing::TestClient;
+use serde_json::{Value, json};
+use tools_support::*;
+
+const ROOT: &str = "/Users/test_user/agent-sample";
+const WRITE_PROMPT: &str =
+    "add myapp directory and create myapp/hoge.py which shows result of print(1+1).";
+const RUN_PROMPT: &str = "cd to myapp and run python hoge.py";
+
+struct RealLogs {
+    _tmp: tempfile::TempDir,
+    client: TestClient,
+}
+
+/// The real-log set indexed in place (only read), served in process.
+async fn served() -> RealLogs {
+    let tmp = tempfile::tempdir().unwrap();
+    let logs = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/real_logs");
+    let store = TraceStore::open(Config::for_tree(&logs, &tmp.path().join("data"))).unwrap();
+    store.refresh().unwrap();
+    let server = agtrace_tools::server::build(store).unwrap();
+    let client = TestClient::in_process(&server).await;
+    RealLogs { _tmp: tmp, client }
+}
+
+/// Every row of the history of `args`, page after page (budget and pagination checked).
+async fn rows(c: &TestClient, args: Value) -> Vec<Value> {
+    items(&all_pages(c, "list_file_history", args).await)
+}
+
+/// (session, turn, path, actions) of each row.
+fn facts(rows: &[Value]) -> Vec<(String, u64, String, Vec<String>)> {
+    rows.iter()
+        .map(|r| {
+            (
+                r["session_id"].as_str().unwrap().to_owned(),
+                r["turn_index"].as_u64().unwrap(),
+                r["path"].as_str().unwrap().to_owned(),
+                r["actions"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| a.as_str().unwrap().to_owned())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_file_written_then_run_is_found_in_every_provider_with_its_action_and_prompt() {
+    let s = served().await;
+    let c = &s.client;
+    let found = rows(c, json!({"path": "myapp/hoge.py", "limit": 50})).await;
+    // Per provider: the turn that wrote it, and the turn that ran it.
+    let mut seen = BTreeSet::new();
+    for r in &found {
+        let provider = r["provider"].as_str().unwrap();
+        let actions: Vec<&str> = r["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        let prompt = r["prompt"]["text"].as_str().unwrap();
+        let tools: Vec<&str> = r["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_str().unwrap())
+            .collect();
+        let (want_prompt, want_tool) = match (provider, actions.as_slice()) {
+            ("claude_code", ["write"]) => (WRITE_PROMPT, "Write"),
+            ("codex", ["write"]) => (WRITE_PROMPT, "apply_patch"),
+            ("gemini", ["write"]) => (WRITE_PROMPT, "write_file"),
+            ("claude_code", ["run"]) => (RUN_PROMPT, "Bash"),
+            ("codex", ["run"]) => (RUN_PROMPT, "shell_command"),
+            ("gemini", ["run"]) => (RUN_PROMPT, "run_shell_command"),
+            other => panic!("unexpected row {other:?}: {r}"),
+        };
+        assert_eq!(prompt, want_prompt, "{r}");
+        assert_eq!(tools, vec![want_tool], "{r}");
+        assert!(
+            seen.insert((provider.to_owned(), actions[0].to_owned())),
+            "two rows for {provider} {actions:?}"
+        );
+        // Known roots make absolute paths; Gemini's log names none (only a hash).
+        let want_path = if provider == "gemini" {
+            "myapp/hoge.py".to_owned()
+        } else {
+            format!("{ROOT}/myapp/hoge.py")
+        };
+        assert_eq!(r["path"], want_path.as_str());
+        // Codex ran it three times (python, again with escalation, python3), the others twice.
+        assert_eq!(
+            r["calls"],
+            if (provider, actions[0]) == ("codex", "run") {
+                3
+            } else if actions[0] == "run" {
+                2
+            } else {
+                1
+            },
+            "{r}"
+        );
+
+        // The coordinates lead to the turn and the calls.
+        let session = r["session_id"].as_str().unwrap();
+        let turns = items(
+            &all_pages(
+                c,
+                "get_session_turns",
+                json!({"session_id": session, "limit": 50}),
+            )
+            .await,
+        );
+        let turn = turns
+            .iter()
+            .find(|t| t["turn_index"] == r["turn_index"])
+            .unwrap();
+        assert_eq!(turn["prompt"]["text"], want_prompt);
+        for index in r["event_indexes"].as_array().unwrap() {
+            let event = c
+                .call(
+                    "get_event_details",
+                    json!({"session_id": session, "event_index": index}),
+                )
+                .await;
+            let part = &event.expect_ok()[0];
+            assert_eq!(part["kind"], "tool_call");
+            assert_eq!(part["tool_name"], want_tool);
+            assert_eq!(part["turn_index"], r["turn_index"]);
+            assert!(part["text"].as_str().unwrap().contains("hoge.py"), "{part}");
+        }
+    }
+    assert_eq!(seen.len(), 6, "{seen:?}");
+
+    // Newest session first, a session's later turn first.
+    let order: Vec<(String, u64)> = found
+        .iter()
+        .map(|r| {
+            (
+                r["session_start"].as_str().unwrap().to_owned(),
+                r["turn_index"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let mut sorted = order.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(order, sorted);
+
+    // Spelled another way, the same file.
+    for spelling in ["./myapp//hoge.py", "myapp/../myapp/hoge.py"] {
+        assert_eq!(
+            facts(&rows(c, json!({"path": spelling, "limit": 50})).await),
+            facts(&found),
+            "{spelling}"
+        );
+    }
+    // Absolute: the same rows, but for Gemini's, whose root the log does not name.
+    let absolute = rows(
+        c,
+        json!({"path": format!("{ROOT}/myapp/hoge.py"), "limit": 50}),
+    )
+    .await;
+    let known_root: Vec<Value> = found
+        .iter()
+        .filter(|r| r["provider"] != "gemini")
+        .cloned()
+        .collect();
+    assert_eq!(facts(&absolute), facts(&known_root));
+    assert_eq!(absolute.len(), 4);
+}
+
+#[tokio::test]
+async fn directories_globs_filters_and_pages() {
+    let s = served().await;
+    let c = &s.client;
+    let file = rows(c, json!({"path": "myapp/hoge.py", "limit": 50})).await;
+    // A directory: the file, and the directory itself (mkdir myapp).
+    let dir = rows(c, json!({"path": "myapp/", "limit": 50})).await;
+    let mkdirs: Vec<&Value> = dir
+        .iter()
+        .filter(|r| r["path"].as_str().unwrap().ends_with("myapp"))
+        .collect();
+    assert_eq!(mkdirs.len(), 3, "{dir:?}");
+    assert!(
+        mkdirs
+            .iter()
+            .all(|r| r["actions"] == json!(["write"]) && r["prompt"]["text"] == WRITE_PROMPT)
+    );
+    let mut rest: Vec<Value> = dir
+        .iter()
+        .filter(|r| !r["path"].as_str().unwrap().ends_with("myapp"))
+        .cloned()
+        .collect();
+    rest.sort_by_key(|r| r.to_string());
+    let mut want = file.clone();
+    want.sort_by_key(|r| r.to_string());
+    assert_eq!(rest, want);
+    // `myapp` without the slash is the same directory; `myap` is no directory.
+    assert_eq!(
+        facts(&rows(c, json!({"path": "myapp", "limit": 50})).await),
+        facts(&dir)
+    );
+    let none = c.call("list_file_history", json!({"path": "myap"})).await;
+    assert!(none.expect_ok().as_array().unwrap().is_empty());
+    assert!(none.envelope["hint"].as_str().unwrap().contains("glob"));
+
+    // Globs: by name, by directory, and a literal-free one.
+    assert_eq!(
+        facts(&rows(c, json!({"path": "**/*.py", "limit": 50})).await),
+        facts(&file)
+    );
+    assert_eq!(
+        facts(&rows(c, json!({"path": "myapp/*", "limit": 50})).await),
+        facts(&file)
+    );
+    assert_eq!(
+        facts(&rows(c, json!({"path": "my*/hoge.p?", "limit": 50})).await),
+        facts(&file)
+    );
+    assert_eq!(
+        facts(
+            &rows(
+                c,
+                json!({"path": format!("{ROOT}/**/hoge.py"), "limit": 50})
+            )
+            .await
+        ),
+        facts(
+            &file
+                .iter()
+                .filter(|r| r["provider"] != "gemini")
+                .cloned()
+                .collect::<Vec<_>>()
+        )
+    );
+    assert!(rows(c, json!({"path": "myapp/*.rs"})).await.is_empty());
+
+    // Filters.
+    let codex = rows(
+        c,
+        json!({"path": "myapp", "provider": "codex", "limit": 50}),
+    )
+    .await;
+    assert_eq!(codex.len(), 3);
+    assert!(codex.iter().all(|r| r["provider"] == "codex"));
+    let project = rows(
+        c,
+        json!({"path": "myapp/hoge.py", "project": ROOT, "limit": 50}),
+    )
+    .await;
+    assert_eq!(project.len(), 4);
+    assert!(project.iter().all(|r| r["provider"] != "gemini"));
+    assert!(
+        rows(c, json!({"path": "myapp", "until": "2000-01-01T00:00:00Z"}))
+            .await
+            .is_empty()
+    );
+
+    // Pages of one row hold the same rows, in the same order, as one page.
+    let paged = rows(c, json!({"path": "myapp", "limit": 1})).await;
+    assert_eq!(paged, dir);
+    let first = c
+        .call("list_file_history", json!({"path": "myapp", "limit": 1}))
+        .await;
+    let cursor = first.next_cursor().unwrap().to_owned();
+    let other = c
+        .call(
+            "list_file_history",
+            json!({"path": "myapp/hoge.py", "limit": 1, "cursor": cursor}),
+        )
+        .await;
+    assert_eq!(error_code(&other), "invalid_cursor");
+}
+
+#[tokio::test]
+async fn bad_paths_are_structured_errors() {
+    let s = served().await;
+    let c = &s.client;
+    for (path, says) in [
+        ("src/[ab", "unclosed"),
+        ("src/a**/b", "whole path component"),
+        (".", "names no file"),
+        ("  ", "names no file"),
+    ] {
+        let a = c.call("list_file_history", json!({"path": path})).await;
+        assert_eq!(error_code(&a), "invalid_parameter", "{path}");
+        let e = &a.envelope["error"];
+        assert!(e["message"].as_str().unwrap().contains(says), "{e}");
+        assert_eq!(e["details"]["value"], path, "{e}");
+    }
+    let a = c
+        .call(
+            "list_file_history",
+            json!({"path": "a", "since": "yesterday"}),
+        )
+        .await;
+    assert_eq!(error_code(&a), "invalid_parameter");
+    let a = c
+        .call("list_file_history", json!({"path": "a", "limit": 51}))
+        .await;
+    assert_eq!(error_code(&a), "invalid_parameter");
+}
+
+/// (provider, turn, path, actions) of every row of `path`'s history, through the store.
+fn history(store: &TraceStore, path: &str) -> Vec<(String, u32, String, Vec<String>)> {
+    use agtrace_tools::index::touches::{FileHistoryQuery, PathQuery};
+    let page = store
+        .file_history(&FileHistoryQuery {
+            path: PathQuery::parse(path).unwrap(),
+            project: None,
+            provider: None,
+            since: None,
+            until: None,
+            after: None,
+            limit: 1000,
+        })
+        .unwrap();
+    assert!(page.next.is_none());
+    page.touches
+        .iter()
+        .map(|t| {
+            (
+                t.provider.as_str().to_owned(),
+                t.turn,
+                t.path.clone(),
+                t.actions.iter().map(|a| format!("{a:?}")).collect(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_replaced_or_removed_session_leaves_no_stale_rows() {
+    let served = samples().await;
+    let (logs, store) = (served._tmp.path().join("logs"), served.store.clone());
+    let claude_rows = |rows: Vec<(String, u32, String, Vec<String>)>| {
+        rows.into_iter().filter(|r| r.0 == "claude_code").count()
+    };
+    assert_eq!(claude_rows(history(&store, "myapp/hoge.py")), 2);
+    let file = logs.join(format!(
+        "claude/projects/-Users-test_user-agent-sample/{CLAUDE_ID}.jsonl"
+    ));
+    // Rewritten in the middle: parsed again from the start and its rows replaced.
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("hoge.py", "fuga.py")).unwrap();
+    let stats = store.refresh().unwrap();
+    assert_eq!(stats.files_parsed, 1);
+    assert_eq!(claude_rows(history(&store, "myapp/hoge.py")), 0);
+    assert_eq!(claude_rows(history(&store, "myapp/fuga.py")), 2);
+    std::fs::remove_file(&file).unwrap();
+    assert_eq!(store.refresh().unwrap().files_removed, 1);
+    assert!(history(&store, "myapp/fuga.py").is_empty());
+    assert_eq!(
+        history(&store, "myapp/hoge.py").len(),
+        4,
+        "the other providers' rows stay"
+    );
+}
+
+#[tokio::test]
+async fn a_version_9_index_gets_the_table_and_each_file_is_reparsed_once() {
+    let served = samples().await;
+    let tmp = &served._tmp;
+    let (logs, store) = (tmp.path().join("logs"), served.store.clone());
+    let fresh = history(&store, "myapp");
+    assert_eq!(fresh.len(), 9);
+    drop(store);
+    let data = tmp.path().join("data");
+    {
+        let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
+        conn.execute_batch("DROP TABLE touches; PRAGMA user_version = 9;")
+            .unwrap();
+    }
+    let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
+    // Before the refresh: the kept sessions answer, with no history yet.
+    assert!(history(&store, "myapp").is_empty());
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (10, 0));
+    assert_eq!(store.refresh().unwrap().files_parsed, 0);
+    assert_eq!(history(&store, "myapp"), fresh);
+}
