@@ -13,7 +13,7 @@ use crate::error::Result;
 /// version is dropped and rebuilt rather than misread. A new table no earlier version reads
 /// goes in [`ADDED_TABLES`] instead: nothing can misread it, and agtrace versions on either
 /// side of it keep sharing the index instead of rebuilding it in turn.
-pub const SCHEMA_VERSION: i64 = 9;
+pub const SCHEMA_VERSION: i64 = 10;
 
 /// Tables added since [`SCHEMA_VERSION`] was last bumped, created where missing.
 ///
@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS skipped_files (
 
 /// The oldest version [`ensure`] migrates in place: version 8 only added the `files`
 /// fingerprint columns (a row whose `tail_hash` is NULL is simply re-parsed from the start), and
-/// version 9 only added the CJK trigram table, filled from the stored event texts.
+/// version 9 only added the CJK trigram table, filled from the stored event texts, and version
+/// 10 only changed what the parsers produce.
 const MIGRATABLE_VERSION: i64 = 7;
 
 const MIGRATE_7_TO_8: &str = r#"
@@ -37,6 +38,12 @@ ALTER TABLE files ADD COLUMN tail_hash TEXT;
 ALTER TABLE files ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;
 "#;
+
+/// Version 10, the parser corrections of issue 14 (no table change: the files are re-parsed):
+/// Claude Code inline sidechain user texts are no prompts and 2.1.x sub-agents take their
+/// parent from their folder; a Codex rollout is named by its first `session_meta`, a fork links
+/// to its parent and skips the history it copied, `cache_write_input_tokens` is read.
+const MIGRATE_9_TO_10_PARSERS: &str = "";
 
 /// Search inside unspaced Chinese, Japanese and Korean text: `unicode61` keeps a whole run of
 /// such characters as one token, so `events_cjk` indexes the CJK-bearing words of each event
@@ -268,9 +275,14 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
     if current == 8 {
         tx.execute_batch(CJK)?;
         backfill_cjk(&tx)?;
+        current = 9;
+    }
+    if current == 9 {
+        tx.execute_batch(MIGRATE_9_TO_10_PARSERS)?;
         // Version 9's parsers read turns (interrupts, tool responses) and Gemini journals
-        // differently: nothing proves a row current any more, so the next refresh re-parses
-        // each file once, as after the 7 to 8 migration, while the kept sessions answer.
+        // differently, version 10's the sessions of today's logs (see MIGRATE_9_TO_10_PARSERS):
+        // nothing proves a row current any more, so the next refresh re-parses each file once,
+        // as after the 7 to 8 migration, while the kept sessions answer.
         tx.execute_batch("UPDATE files SET tail_hash = NULL, ino = 0, ctime_ns = 0")?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     } else if current != SCHEMA_VERSION {

@@ -10,8 +10,11 @@ use super::{FileHint, ParseState, flatten_text, str_field, u64_field};
 use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
 
-/// Claude Code: `~/.claude/projects/<cwd with / as ->/<sessionId>.jsonl`, sub-agents in
-/// `agent-<id>.jsonl` (`isSidechain`, the parent's `sessionId`).
+/// Claude Code: `~/.claude/projects/<cwd with / as ->/<sessionId>.jsonl`. Sub-agents: up to
+/// 2.0.x in `agent-<id>.jsonl` beside the sessions (records carry the parent's `sessionId`), or
+/// inline in the main file (`isSidechain: true` records of a Task); from 2.1.x in
+/// `<sessionId>/subagents/agent-<id>.jsonl` (records carry their own `agent-<id>` as
+/// `sessionId`: the folder names the parent).
 pub static SPEC: ProviderSpec = ProviderSpec {
     title: "Claude Code",
     home_root: ".claude/projects",
@@ -29,12 +32,22 @@ pub static SPEC: ProviderSpec = ProviderSpec {
 
 fn hint(path: &Path) -> FileHint {
     let stem = file_stem(path);
+    let is_subagent = stem.starts_with("agent-");
     FileHint {
-        is_subagent: stem.starts_with("agent-"),
+        parent_id: is_subagent.then(|| subagents_folder_session(path)).flatten(),
+        is_subagent,
         session_id: stem,
-        parent_id: None,
         layout: Layout::Lines,
     }
+}
+
+/// The session whose `<session>/subagents/` folder holds `path`, if it is in one.
+fn subagents_folder_session(path: &Path) -> Option<String> {
+    let folder = path.parent()?;
+    if folder.file_name()? != "subagents" {
+        return None;
+    }
+    Some(folder.parent()?.file_name()?.to_str()?.to_string())
 }
 
 /// What a Claude Code parse carries from one line to the next.
@@ -65,15 +78,22 @@ pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
     {
         st.meta.cwd = Some(cwd.to_string());
     }
+    // A 2.0.x project-level sub-agent file names its parent in `sessionId`; a 2.1.x one names
+    // itself there (its parent comes from its folder, in the hint).
     if st.meta.is_subagent
         && st.meta.parent_id.is_none()
         && let Some(sid) = str_field(v, "sessionId")
+        && sid != st.meta.session_id
     {
         st.meta.parent_id = Some(sid.to_string());
     }
+    // Sidechain records in a main file are a Task sub-agent's, written inline (2.0.x): its model
+    // calls were billed and count, but its user texts are the Task's prompt, not a person's.
+    let inline_sidechain =
+        !st.meta.is_subagent && v.get("isSidechain").and_then(Value::as_bool) == Some(true);
     let ty = str_field(v, "type").unwrap_or("");
     match ty {
-        "user" => user(v, out),
+        "user" => user(v, inline_sidechain, out),
         "assistant" => assistant(st, v, out),
         "system" => {
             let text = str_field(v, "content")
@@ -92,12 +112,13 @@ pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
     }
 }
 
-fn user(v: &Value, out: &mut Vec<Event>) {
+fn user(v: &Value, inline_sidechain: bool, out: &mut Vec<Event>) {
     let content = v
         .get("message")
         .and_then(|m| m.get("content"))
         .unwrap_or(&Value::Null);
-    let meta = v.get("isMeta").and_then(Value::as_bool).unwrap_or(false)
+    let meta = inline_sidechain
+        || v.get("isMeta").and_then(Value::as_bool).unwrap_or(false)
         || v.get("isCompactSummary")
             .and_then(Value::as_bool)
             .unwrap_or(false);
