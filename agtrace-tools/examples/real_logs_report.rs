@@ -67,17 +67,29 @@ async fn report() {
         println!("| files found | {} | |", files.len());
         println!(
             "| files indexed | {} | |",
-            files.len().saturating_sub(skipped.values().sum::<u32>() as usize)
+            files
+                .len()
+                .saturating_sub(skipped.values().sum::<u32>() as usize)
         );
         println!("| skipped | {skipped_text} | |");
         println!("| sessions (incl. sub-agents) | {} | |", sessions.len());
+        let subagents = sessions.iter().filter(|s| s.is_subagent);
+        println!(
+            "| sub-agents (with a parent) | {} ({}) | |",
+            subagents.clone().count(),
+            subagents.filter(|s| s.parent_id.is_some()).count()
+        );
+        let forks = sessions
+            .iter()
+            .filter(|s| !s.is_subagent && s.parent_id.is_some());
+        println!("| forks (a parent, no sub-agent) | {} | |", forks.count());
         println!("| turns | {turns} | |");
         println!("| prompts | {prompts} | |");
-        let cell = |f: fn(&TokenUsage) -> u64| match &raw {
+        let cell = |f: Count| match &raw {
             Some(r) => f(r).to_string(),
             None => "n/a".to_string(),
         };
-        let rows: [(&str, fn(&TokenUsage) -> u64); 6] = [
+        let rows: [(&str, Count); 6] = [
             ("input", |t| t.input),
             ("cached input", |t| t.cached_input),
             ("cache write", |t| t.cache_creation_input),
@@ -91,6 +103,9 @@ async fn report() {
         println!("| prompts found by search_event_previews | {found} / {prompts} | |\n");
     }
 }
+
+/// One of a [`TokenUsage`]'s counts.
+type Count = fn(&TokenUsage) -> u64;
 
 /// Every file under `dir` named like one of the agent's logs.
 fn log_files(dir: &Path, is_log: fn(&Path) -> bool) -> Vec<PathBuf> {
@@ -156,7 +171,7 @@ async fn search_finds(client: &TestClient, session: &str, index: u32, text: &str
             }),
         )
         .await;
-    let items = answer.data()["items"].as_array().cloned().unwrap_or_default();
+    let items = answer.data().as_array().cloned().unwrap_or_default();
     items
         .iter()
         .any(|h| h["event_index"] == index && h["session_id"] == session)
@@ -192,7 +207,10 @@ fn claude(files: &[PathBuf]) -> TokenUsage {
     for f in files {
         let mut last: Vec<(Option<String>, TokenUsage)> = Vec::new();
         for r in jsonl(f) {
-            let Some(u) = r.pointer("/message/usage").filter(|_| r["type"] == "assistant") else {
+            let Some(u) = r
+                .pointer("/message/usage")
+                .filter(|_| r["type"] == "assistant")
+            else {
                 continue;
             };
             let (cc, cr) = (
@@ -289,8 +307,12 @@ fn cumulative(recs: &[Value]) -> TokenUsage {
 /// prompt tokens are input; thoughts are output, and its reasoning part).
 fn gemini(files: &[PathBuf]) -> TokenUsage {
     let mut sum = TokenUsage::default();
-    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "json")) {
-        let Ok(doc) = serde_json::from_str::<Value>(&std::fs::read_to_string(f).unwrap_or_default())
+    for f in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "json"))
+    {
+        let Ok(doc) =
+            serde_json::from_str::<Value>(&std::fs::read_to_string(f).unwrap_or_default())
         else {
             continue;
         };

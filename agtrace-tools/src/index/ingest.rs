@@ -568,7 +568,8 @@ fn remove_file(tx: &Transaction, key: &str) -> Result<bool> {
 /// stored parse state has one) keep it.
 fn link_by_spawn_time(tx: &Transaction, p: Provider) -> Result<()> {
     let code = p.code();
-    const UNNAMED: &str = "sid IN (SELECT sid FROM files WHERE json_extract(state, '$.meta.parent_id') IS NULL)";
+    const UNNAMED: &str =
+        "sid IN (SELECT sid FROM files WHERE json_extract(state, '$.meta.parent_id') IS NULL)";
     tx.execute(
         &format!("UPDATE sessions SET parent_id = NULL WHERE provider = ?1 AND is_subagent = 1 AND {UNNAMED}"),
         [code],

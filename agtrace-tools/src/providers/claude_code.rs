@@ -55,6 +55,9 @@ fn subagents_folder_session(path: &Path) -> Option<String> {
 pub struct State {
     last_message_id: Option<String>,
     last_usage: Option<TokenUsage>,
+    /// `isSidechain` of the file's first record that has one.
+    #[serde(default)]
+    own_chain: Option<bool>,
 }
 
 /// User-role texts that are not a person's prompt.
@@ -87,10 +90,16 @@ pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
     {
         st.meta.parent_id = Some(sid.to_string());
     }
-    // Sidechain records in a main file are a Task sub-agent's, written inline (2.0.x): its model
-    // calls were billed and count, but its user texts are the Task's prompt, not a person's.
-    let inline_sidechain =
-        !st.meta.is_subagent && v.get("isSidechain").and_then(Value::as_bool) == Some(true);
+    // The file's own chain is that of its first record that says (a sub-agent file's records
+    // are all sidechain ones). Records of the other chain are a Task sub-agent's, written inline
+    // in the main file (2.0.x): its model calls were billed and count, but its user texts are
+    // the Task's prompt, not a person's.
+    let chain = v.get("isSidechain").and_then(Value::as_bool);
+    let own = &mut st.states.claude_code.own_chain;
+    if own.is_none() {
+        *own = chain;
+    }
+    let inline_sidechain = chain == Some(true) && *own == Some(false);
     let ty = str_field(v, "type").unwrap_or("");
     match ty {
         "user" => user(v, inline_sidechain, out),
@@ -219,5 +228,54 @@ fn assistant(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
             ev.tokens = Some(usage);
             push(ev);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::model::EventKind;
+    use crate::providers::{FileHint, ParseState, Provider, parse_jsonl};
+
+    fn kinds(path: &str, lines: &[&str]) -> Vec<EventKind> {
+        let hint = FileHint::from_path(Provider::ClaudeCode, Path::new(path));
+        let mut st = ParseState::new(Provider::ClaudeCode, &hint);
+        let doc = lines.join("\n") + "\n";
+        let chunk = parse_jsonl(&mut st, doc.as_bytes(), 0, false);
+        chunk.events.iter().map(|e| e.kind).collect()
+    }
+
+    const MAIN: &str = r#"{"type":"user","isSidechain":false,"sessionId":"s","message":{"role":"user","content":"fix the colours"}}"#;
+    const TASK_PROMPT: &str = r#"{"type":"user","isSidechain":true,"sessionId":"s","message":{"role":"user","content":"research data-border-color"}}"#;
+
+    #[test]
+    fn an_inline_sidechain_prompt_is_the_tasks_not_a_persons() {
+        assert_eq!(
+            kinds("/p/s.jsonl", &[MAIN, TASK_PROMPT]),
+            [EventKind::User, EventKind::Notification]
+        );
+        // In a sub-agent's own file the same record is the session's prompt.
+        assert_eq!(
+            kinds("/p/s/subagents/agent-a1.jsonl", &[TASK_PROMPT]),
+            [EventKind::User]
+        );
+    }
+
+    #[test]
+    fn a_subagents_folder_names_the_parent_and_a_self_naming_session_id_does_not() {
+        let hint = FileHint::from_path(
+            Provider::ClaudeCode,
+            Path::new("/p/0a1b/subagents/agent-a1.jsonl"),
+        );
+        assert_eq!(
+            (hint.is_subagent, hint.parent_id.as_deref()),
+            (true, Some("0a1b"))
+        );
+        let hint = FileHint::from_path(Provider::ClaudeCode, Path::new("/p/agent-a1.jsonl"));
+        let mut st = ParseState::new(Provider::ClaudeCode, &hint);
+        let line = r#"{"type":"user","isSidechain":true,"sessionId":"agent-a1","message":{"role":"user","content":"x"}}"#;
+        parse_jsonl(&mut st, format!("{line}\n").as_bytes(), 0, false);
+        assert_eq!(st.meta.parent_id, None);
     }
 }

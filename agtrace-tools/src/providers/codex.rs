@@ -456,6 +456,69 @@ fn event_msg(st: &mut ParseState, ptype: &str, p: &Value, out: &mut Vec<Event>) 
 }
 
 #[cfg(test)]
+mod fork_tests {
+    use std::path::Path;
+
+    use crate::model::EventKind;
+    use crate::providers::{FileHint, ParseState, Provider, parse_jsonl};
+
+    /// A UUID v7 made at `ms`.
+    fn v7(ms: i64) -> String {
+        let h = format!("{ms:012x}");
+        format!("{}-{}-7000-8000-000000000000", &h[..8], &h[8..])
+    }
+
+    fn rec(ts: &str, ty: &str, payload: &str) -> String {
+        format!(r#"{{"timestamp":"{ts}","type":"{ty}","payload":{payload}}}"#)
+    }
+
+    fn tokens(total: u64, last: u64) -> String {
+        let u = |n: u64| format!(r#"{{"input_tokens":{n},"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,"total_tokens":{}}}"#, n + 1);
+        format!(
+            r#"{{"type":"token_count","info":{{"total_token_usage":{},"last_token_usage":{}}}}}"#,
+            u(total),
+            u(last)
+        )
+    }
+
+    /// A newer fork (a sub-agent spawned with its parent's context starts at once): the copy
+    /// keeps the parent's turn ids, and the fork's own turn, though written within a second of
+    /// the fork, has a turn id younger than the fork's.
+    #[test]
+    fn a_forks_own_turn_is_told_from_the_copy_by_its_v7_turn_id() {
+        let fork_ms = 1_780_000_000_000;
+        let (parent, child) = (v7(fork_ms - 60_000), v7(fork_ms));
+        let ts = "2026-05-28T20:26:40.000Z";
+        let soon = "2026-05-28T20:26:40.300Z";
+        let lines = [
+            rec(ts, "session_meta", &format!(r#"{{"id":"{child}","forked_from_id":"{parent}","cwd":"/p"}}"#)),
+            rec(ts, "session_meta", &format!(r#"{{"id":"{parent}","cwd":"/p"}}"#)),
+            rec(ts, "turn_context", &format!(r#"{{"turn_id":"{}","model":"m1"}}"#, v7(fork_ms - 50_000))),
+            rec(ts, "event_msg", r#"{"type":"user_message","message":"parent prompt"}"#),
+            rec(ts, "event_msg", &tokens(1000, 1000)),
+            rec(soon, "turn_context", &format!(r#"{{"turn_id":"{}","model":"m2"}}"#, v7(fork_ms + 200))),
+            rec(soon, "event_msg", r#"{"type":"user_message","message":"child prompt"}"#),
+            rec(soon, "event_msg", &tokens(1100, 100)),
+        ];
+        let hint = FileHint::from_path(Provider::Codex, Path::new("/s/rollout-x.jsonl"));
+        let mut st = ParseState::new(Provider::Codex, &hint);
+        let doc = lines.join("\n") + "\n";
+        let events = parse_jsonl(&mut st, doc.as_bytes(), 0, false).events;
+        assert_eq!(st.meta.session_id, child);
+        assert_eq!(st.meta.parent_id.as_deref(), Some(parent.as_str()));
+        assert!(!st.meta.is_subagent);
+        let prompts: Vec<&str> = events
+            .iter()
+            .filter(|e| e.kind == EventKind::User)
+            .map(|e| e.text.as_str())
+            .collect();
+        assert_eq!(prompts, ["child prompt"]);
+        let t = st.tokens.total();
+        assert_eq!((t.input, t.output), (100, 1));
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::model_before;
 
