@@ -439,3 +439,30 @@ fn a_version_8_index_is_migrated_and_each_file_reparsed_once() {
     drop(store);
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }
+
+/// An index written by version 9 (before the parser corrections of version 10) is migrated in
+/// place: it keeps answering, and its next refresh re-parses each file once.
+#[test]
+fn a_version_9_index_is_migrated_and_each_file_reparsed_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (logs, store) = common::sample_store(tmp.path());
+    store.refresh().unwrap();
+    drop(store);
+    let data = tmp.path().join("data");
+    {
+        let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
+        conn.execute_batch("PRAGMA user_version = 9;").unwrap();
+    }
+    let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (10, 0));
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
+    drop(store);
+    let version: i64 = rusqlite::Connection::open(data.join("index.sqlite"))
+        .unwrap()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 10);
+    assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
+}

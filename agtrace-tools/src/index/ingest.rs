@@ -587,17 +587,20 @@ fn remove_file(tx: &Transaction, key: &str) -> Result<bool> {
 
 /// Links sub-agents of provider `p` that name no parent (Codex review sub-agents) to the
 /// session that spawned one just before they started (same project, within one second;
-/// nearest first, one sub-agent per spawn).
+/// nearest first, one sub-agent per spawn). Sub-agents whose log names their parent (their
+/// stored parse state has one) keep it.
 fn link_by_spawn_time(tx: &Transaction, p: Provider) -> Result<()> {
     let code = p.code();
+    const UNNAMED: &str =
+        "sid IN (SELECT sid FROM files WHERE json_extract(state, '$.meta.parent_id') IS NULL)";
     tx.execute(
-        "UPDATE sessions SET parent_id = NULL WHERE provider = ?1 AND is_subagent = 1",
+        &format!("UPDATE sessions SET parent_id = NULL WHERE provider = ?1 AND is_subagent = 1 AND {UNNAMED}"),
         [code],
     )?;
     let subs: Vec<(i64, Option<String>, i64)> = {
-        let mut st = tx.prepare(
-            "SELECT sid, project_hash, start_ms FROM sessions WHERE provider = ?1 AND is_subagent = 1 AND start_ms != 0",
-        )?;
+        let mut st = tx.prepare(&format!(
+            "SELECT sid, project_hash, start_ms FROM sessions WHERE provider = ?1 AND is_subagent = 1 AND start_ms != 0 AND {UNNAMED}",
+        ))?;
         st.query_map([code], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
             .collect::<rusqlite::Result<_>>()?
     };

@@ -349,9 +349,12 @@ pub(crate) fn session_by_id(conn: &Connection, id: &str) -> Result<Option<(i64, 
         .optional()?)
 }
 
+/// The sub-agents session `id` spawned (not its forks: a fork names its parent too, but is not a
+/// sub-agent).
 pub(crate) fn children(conn: &Connection, id: &str) -> Result<Vec<String>> {
-    let mut st =
-        conn.prepare_cached("SELECT id FROM sessions WHERE parent_id = ?1 ORDER BY start_ms, id")?;
+    let mut st = conn.prepare_cached(
+        "SELECT id FROM sessions WHERE parent_id = ?1 AND is_subagent = 1 ORDER BY start_ms, id",
+    )?;
     Ok(st
         .query_map([id], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?)

@@ -33,7 +33,8 @@ const ADDED_TABLE_COUNT: i64 = 2;
 
 /// The oldest version [`ensure`] migrates in place: version 8 only added the `files`
 /// fingerprint columns (a row whose `tail_hash` is NULL is simply re-parsed from the start), and
-/// version 9 only added the CJK trigram table, filled from the stored event texts.
+/// version 9 only added the CJK trigram table, filled from the stored event texts, and version
+/// 10 only changed what the parsers produce.
 const MIGRATABLE_VERSION: i64 = 7;
 
 // ---- Version 10: file history (`touches`, filled by `index::touches::record`). ----
@@ -49,6 +50,7 @@ ALTER TABLE files ADD COLUMN tail_hash TEXT;
 ALTER TABLE files ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;
 "#;
+
 
 /// Search inside unspaced Chinese, Japanese and Korean text: `unicode61` keeps a whole run of
 /// such characters as one token, so `events_cjk` indexes the CJK-bearing words of each event
@@ -281,14 +283,15 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
     if current == 8 {
         tx.execute_batch(CJK)?;
         backfill_cjk(&tx)?;
-        // Version 9's parsers read turns (interrupts, tool responses) and Gemini journals
-        // differently: nothing proves a row current any more, so the next refresh re-parses
-        // each file once, as after the 7 to 8 migration, while the kept sessions answer.
-        tx.execute_batch("UPDATE files SET tail_hash = NULL, ino = 0, ctime_ns = 0")?;
         current = 9;
     }
     if current == 9 {
-        // Version 10: `touches` is filled at parse time, so every file is parsed again once.
+        // Version 10 adds `touches`, filled at parse time, and corrects what the parsers make of
+        // today's logs (issue 14: Claude inline sidechain texts are no prompts, 2.1.x sub-agents
+        // take their folder's session as parent, a Codex rollout is named by its first
+        // `session_meta`, a fork skips the history it copied, Codex cache writes are read):
+        // nothing proves a row current any more, so the next refresh re-parses each file once,
+        // as after the 7 to 8 migration, while the kept sessions answer.
         tx.execute_batch(V10_TOUCHES)?;
         tx.execute_batch("UPDATE files SET tail_hash = NULL, ino = 0, ctime_ns = 0")?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;

@@ -13,7 +13,7 @@ pub struct TokenUsage {
     pub input: u64,
     /// Part of `input` read from the prompt cache.
     pub cached_input: u64,
-    /// Part of `input` written to the prompt cache (Claude only).
+    /// Part of `input` written to the prompt cache (Claude Code; Codex from 0.14x).
     pub cache_creation_input: u64,
     /// All generated tokens, including `reasoning_output`.
     pub output: u64,

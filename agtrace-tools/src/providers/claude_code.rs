@@ -10,8 +10,11 @@ use super::{FileHint, ParseState, flatten_text, str_field, u64_field};
 use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
 
-/// Claude Code: `~/.claude/projects/<cwd with / as ->/<sessionId>.jsonl`, sub-agents in
-/// `agent-<id>.jsonl` (`isSidechain`, the parent's `sessionId`).
+/// Claude Code: `~/.claude/projects/<cwd with / as ->/<sessionId>.jsonl`. Sub-agents: up to
+/// 2.0.x in `agent-<id>.jsonl` beside the sessions (records carry the parent's `sessionId`), or
+/// inline in the main file (`isSidechain: true` records of a Task); from 2.1.x in
+/// `<sessionId>/subagents/agent-<id>.jsonl` (records carry their own `agent-<id>` as
+/// `sessionId`: the folder names the parent).
 pub static SPEC: ProviderSpec = ProviderSpec {
     title: "Claude Code",
     home_root: ".claude/projects",
@@ -30,12 +33,22 @@ pub static SPEC: ProviderSpec = ProviderSpec {
 
 fn hint(path: &Path) -> FileHint {
     let stem = file_stem(path);
+    let is_subagent = stem.starts_with("agent-");
     FileHint {
-        is_subagent: stem.starts_with("agent-"),
+        parent_id: is_subagent.then(|| subagents_folder_session(path)).flatten(),
+        is_subagent,
         session_id: stem,
-        parent_id: None,
         layout: Layout::Lines,
     }
+}
+
+/// The session whose `<session>/subagents/` folder holds `path`, if it is in one.
+fn subagents_folder_session(path: &Path) -> Option<String> {
+    let folder = path.parent()?;
+    if folder.file_name()? != "subagents" {
+        return None;
+    }
+    Some(folder.parent()?.file_name()?.to_str()?.to_string())
 }
 
 /// What a Claude Code parse carries from one line to the next.
@@ -43,6 +56,9 @@ fn hint(path: &Path) -> FileHint {
 pub struct State {
     last_message_id: Option<String>,
     last_usage: Option<TokenUsage>,
+    /// `isSidechain` of the file's first record that has one.
+    #[serde(default)]
+    own_chain: Option<bool>,
 }
 
 /// User-role texts that are not a person's prompt.
@@ -66,15 +82,28 @@ pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
     {
         st.meta.cwd = Some(cwd.to_string());
     }
+    // A 2.0.x project-level sub-agent file names its parent in `sessionId`; a 2.1.x one names
+    // itself there (its parent comes from its folder, in the hint).
     if st.meta.is_subagent
         && st.meta.parent_id.is_none()
         && let Some(sid) = str_field(v, "sessionId")
+        && sid != st.meta.session_id
     {
         st.meta.parent_id = Some(sid.to_string());
     }
+    // The file's own chain is that of its first record that says (a sub-agent file's records
+    // are all sidechain ones). Records of the other chain are a Task sub-agent's, written inline
+    // in the main file (2.0.x): its model calls were billed and count, but its user texts are
+    // the Task's prompt, not a person's.
+    let chain = v.get("isSidechain").and_then(Value::as_bool);
+    let own = &mut st.states.claude_code.own_chain;
+    if own.is_none() {
+        *own = chain;
+    }
+    let inline_sidechain = chain == Some(true) && *own == Some(false);
     let ty = str_field(v, "type").unwrap_or("");
     match ty {
-        "user" => user(v, out),
+        "user" => user(v, inline_sidechain, out),
         "assistant" => assistant(st, v, out),
         "system" => {
             let text = str_field(v, "content")
@@ -93,12 +122,13 @@ pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
     }
 }
 
-fn user(v: &Value, out: &mut Vec<Event>) {
+fn user(v: &Value, inline_sidechain: bool, out: &mut Vec<Event>) {
     let content = v
         .get("message")
         .and_then(|m| m.get("content"))
         .unwrap_or(&Value::Null);
-    let meta = v.get("isMeta").and_then(Value::as_bool).unwrap_or(false)
+    let meta = inline_sidechain
+        || v.get("isMeta").and_then(Value::as_bool).unwrap_or(false)
         || v.get("isCompactSummary")
             .and_then(Value::as_bool)
             .unwrap_or(false);
@@ -199,5 +229,54 @@ fn assistant(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
             ev.tokens = Some(usage);
             push(ev);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use crate::model::EventKind;
+    use crate::providers::{FileHint, ParseState, Provider, parse_jsonl};
+
+    fn kinds(path: &str, lines: &[&str]) -> Vec<EventKind> {
+        let hint = FileHint::from_path(Provider::ClaudeCode, Path::new(path));
+        let mut st = ParseState::new(Provider::ClaudeCode, &hint);
+        let doc = lines.join("\n") + "\n";
+        let chunk = parse_jsonl(&mut st, doc.as_bytes(), 0, false);
+        chunk.events.iter().map(|e| e.kind).collect()
+    }
+
+    const MAIN: &str = r#"{"type":"user","isSidechain":false,"sessionId":"s","message":{"role":"user","content":"fix the colours"}}"#;
+    const TASK_PROMPT: &str = r#"{"type":"user","isSidechain":true,"sessionId":"s","message":{"role":"user","content":"research data-border-color"}}"#;
+
+    #[test]
+    fn an_inline_sidechain_prompt_is_the_tasks_not_a_persons() {
+        assert_eq!(
+            kinds("/p/s.jsonl", &[MAIN, TASK_PROMPT]),
+            [EventKind::User, EventKind::Notification]
+        );
+        // In a sub-agent's own file the same record is the session's prompt.
+        assert_eq!(
+            kinds("/p/s/subagents/agent-a1.jsonl", &[TASK_PROMPT]),
+            [EventKind::User]
+        );
+    }
+
+    #[test]
+    fn a_subagents_folder_names_the_parent_and_a_self_naming_session_id_does_not() {
+        let hint = FileHint::from_path(
+            Provider::ClaudeCode,
+            Path::new("/p/0a1b/subagents/agent-a1.jsonl"),
+        );
+        assert_eq!(
+            (hint.is_subagent, hint.parent_id.as_deref()),
+            (true, Some("0a1b"))
+        );
+        let hint = FileHint::from_path(Provider::ClaudeCode, Path::new("/p/agent-a1.jsonl"));
+        let mut st = ParseState::new(Provider::ClaudeCode, &hint);
+        let line = r#"{"type":"user","isSidechain":true,"sessionId":"agent-a1","message":{"role":"user","content":"x"}}"#;
+        parse_jsonl(&mut st, format!("{line}\n").as_bytes(), 0, false);
+        assert_eq!(st.meta.parent_id, None);
     }
 }

@@ -48,6 +48,34 @@ pub struct State {
     last_total: Option<TokenUsage>,
     /// The model of the last `turn_context`: Codex names it once per turn, not per item.
     model: Option<String>,
+    /// A `session_meta` has named the session: later ones (a fork's copied parent header,
+    /// sub-agent metadata written into the parent's file) do not rename it.
+    #[serde(default)]
+    named: bool,
+    /// The records being read are the parent's history a fork copied into its own file.
+    #[serde(default)]
+    fork: Option<ForkCopy>,
+}
+
+/// A fork's copy of its parent's history, being read.
+///
+/// Codex writes a fork (`codex fork`, the TUI's backtrack, a sub-agent spawned with the
+/// parent's context) as a new rollout whose first record is the fork's own `session_meta`
+/// (`forked_from_id` = the parent), followed by the parent's rollout records copied as they were
+/// (from the parent's `session_meta` on, cut before the message the fork starts from; see
+/// `persist_rollout_items` for `InitialHistory::Forked` in codex-rs), then the fork's own turns.
+/// Nothing marks the end of the copy, so the fork's first own turn is recognised by its start:
+/// a `turn_context` or `task_started` whose `turn_id`, a UUID v7, was made after the fork's own
+/// id (also a v7); where either id is not a v7 (older versions, and for user messages, which
+/// carry none), a turn start or user message written at least [`COPY_BURST_MS`] after the
+/// fork's `session_meta` (the copy is written in one burst when the fork is made, with the
+/// parent's earlier timestamps or that moment's).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct ForkCopy {
+    /// Creation time of the fork's id, when it is a UUID v7.
+    id_ms: Option<i64>,
+    /// Timestamp of the fork's `session_meta` record.
+    meta_ms: Option<i64>,
 }
 
 /// User-role blocks Codex injects before the person's prompt.
@@ -62,6 +90,11 @@ fn is_injected_context(text: &str) -> bool {
 pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
     let payload = v.get("payload").unwrap_or(&Value::Null);
     let ptype = str_field(payload, "type").unwrap_or("");
+    if st.states.codex.fork.is_some() && !starts_own_turn(st, v, payload, ptype) {
+        skip_copied(st, v, payload, ptype);
+        return;
+    }
+    st.states.codex.fork = None;
     let first_new = out.len();
     match str_field(v, "type").unwrap_or("") {
         "session_meta" => session_meta(st, payload, out),
@@ -137,22 +170,120 @@ pub(crate) fn model_before(file: &mut (impl Read + Seek), offset: u64) -> Option
     None
 }
 
+/// Whether record `v`, read inside a fork's copied history, is the start of the fork's first
+/// own turn (see [`ForkCopy`]).
+fn starts_own_turn(st: &ParseState, v: &Value, p: &Value, ptype: &str) -> bool {
+    let Some(fork) = &st.states.codex.fork else {
+        return true;
+    };
+    let turn_start = match str_field(v, "type") {
+        Some("turn_context") => true,
+        Some("event_msg") => matches!(ptype, "task_started" | "user_message"),
+        Some("response_item") => ptype == "message" && str_field(p, "role") == Some("user"),
+        _ => false,
+    };
+    if !turn_start {
+        return false;
+    }
+    match (fork.id_ms, str_field(p, "turn_id").and_then(uuid_v7_ms)) {
+        (Some(fork_ms), Some(turn_ms)) => turn_ms >= fork_ms,
+        _ => match (fork.meta_ms, st.record_ms) {
+            (Some(meta), Some(now)) => now >= meta + COPY_BURST_MS,
+            _ => false,
+        },
+    }
+}
+
+/// How long after the fork's `session_meta` Codex may still be writing the copy: a turn start
+/// without a v7 `turn_id` written within it is taken for a copied one.
+const COPY_BURST_MS: i64 = 1000;
+
+/// Reads a record of a fork's copied history without counting it: only the cumulative token
+/// total (the fork's own `token_count`s continue from the parent's) and the model in effect are
+/// kept.
+fn skip_copied(st: &mut ParseState, v: &Value, p: &Value, ptype: &str) {
+    let codex = &mut st.states.codex;
+    match str_field(v, "type") {
+        Some("turn_context") => {
+            if let Some(m) = str_field(p, "model") {
+                codex.model = Some(m.to_string());
+            }
+        }
+        Some("event_msg") if ptype == "token_count" => {
+            if let Some(total) = p
+                .get("info")
+                .and_then(|i| i.get("total_token_usage"))
+                .filter(|u| u.is_object())
+            {
+                codex.last_total = Some(token_usage(total));
+            }
+        }
+        Some("response_item") => codex.seen_response_items = true,
+        _ => {}
+    }
+}
+
+/// The creation time (Unix ms) of a UUID v7, `None` for other ids.
+fn uuid_v7_ms(id: &str) -> Option<i64> {
+    let hex: String = id.chars().filter(|c| *c != '-').collect();
+    if hex.len() != 32 || hex.as_bytes()[12] != b'7' {
+        return None;
+    }
+    i64::from_str_radix(&hex[..12], 16).ok()
+}
+
 fn session_meta(st: &mut ParseState, p: &Value, out: &mut Vec<Event>) {
+    let first = !st.states.codex.named;
+    st.states.codex.named = true;
+    let text = format!(
+        "session_meta cwd={} cli_version={}",
+        str_field(p, "cwd").unwrap_or("?"),
+        str_field(p, "cli_version").unwrap_or("?")
+    );
+    let text = match str_field(p, "id") {
+        Some(id) if !first => format!("{text} id={id}"),
+        _ => text,
+    };
+    out.push(Event::new(EventKind::Notification, text));
+    if first {
+        own_session_meta(st, p, out);
+    }
+}
+
+/// The first `session_meta` of a rollout: the session's own (later ones describe other threads).
+fn own_session_meta(st: &mut ParseState, p: &Value, out: &mut Vec<Event>) {
     if let Some(id) = str_field(p, "id") {
         st.meta.session_id = id.to_string();
     }
     if st.meta.cwd.is_none() {
         st.meta.cwd = str_field(p, "cwd").map(str::to_string);
     }
-    if p.get("source").is_some_and(|s| s.get("subagent").is_some()) {
+    let spawn = p.get("source").and_then(|s| s.get("subagent"));
+    if spawn.is_some() {
         st.meta.is_subagent = true;
     }
-    let text = format!(
-        "session_meta cwd={} cli_version={}",
-        str_field(p, "cwd").unwrap_or("?"),
-        str_field(p, "cli_version").unwrap_or("?")
-    );
-    out.push(Event::new(EventKind::Notification, text));
+    // A sub-agent names the thread that spawned it; a fork, the session it copied (a fork
+    // that is not a sub-agent is told apart by `is_subagent` being false).
+    let spawned_by = spawn
+        .and_then(|s| s.get("thread_spawn"))
+        .and_then(|t| str_field(t, "parent_thread_id"))
+        .or_else(|| str_field(p, "parent_thread_id"));
+    let forked_from = str_field(p, "forked_from_id");
+    if let Some(parent) = spawned_by.or(forked_from) {
+        st.meta.parent_id = Some(parent.to_string());
+    }
+    if let Some(parent) = forked_from {
+        st.states.codex.fork = Some(ForkCopy {
+            id_ms: str_field(p, "id").and_then(uuid_v7_ms),
+            meta_ms: st.record_ms,
+        });
+        out.push(Event::new(
+            EventKind::Notification,
+            format!(
+                "forked from {parent}: the parent's history copied into this file is not counted"
+            ),
+        ));
+    }
 }
 
 fn response_item(ptype: &str, p: &Value, out: &mut Vec<Event>) {
@@ -203,6 +334,19 @@ fn response_item(ptype: &str, p: &Value, out: &mut Vec<Event>) {
     }
 }
 
+/// One `token_count` usage object. Codex's input already contains the cached part and the
+/// cache writes (`cache_write_input_tokens`, 0.14x on; `total_tokens` is input + output), and its
+/// output already contains the reasoning part: take them as they are.
+fn token_usage(u: &Value) -> TokenUsage {
+    TokenUsage::new(
+        u64_field(u, "input_tokens"),
+        u64_field(u, "cached_input_tokens"),
+        u64_field(u, "cache_write_input_tokens"),
+        u64_field(u, "output_tokens"),
+        u64_field(u, "reasoning_output_tokens"),
+    )
+}
+
 /// A tool output is plain text ("Exit code: N\n...") or a JSON string/object holding
 /// `output` and `metadata.exit_code`.
 fn tool_output(out: &Value) -> (String, Option<i64>) {
@@ -245,19 +389,7 @@ fn event_msg(st: &mut ParseState, ptype: &str, p: &Value, out: &mut Vec<Event>) 
             let Some(info) = p.get("info").filter(|i| i.is_object()) else {
                 return;
             };
-            let usage = |u: Option<&Value>| {
-                u.filter(|u| u.is_object()).map(|u| {
-                    // Codex's input already contains the cached part and its output already
-                    // contains the reasoning part: take them as they are.
-                    TokenUsage::new(
-                        u64_field(u, "input_tokens"),
-                        u64_field(u, "cached_input_tokens"),
-                        0,
-                        u64_field(u, "output_tokens"),
-                        u64_field(u, "reasoning_output_tokens"),
-                    )
-                })
-            };
+            let usage = |u: Option<&Value>| u.filter(|u| u.is_object()).map(token_usage);
             let total = usage(info.get("total_token_usage"));
             let last = usage(info.get("last_token_usage"));
             // Codex repeats the same token_count after each tool output: count it once.
@@ -321,6 +453,69 @@ fn event_msg(st: &mut ParseState, ptype: &str, p: &Value, out: &mut Vec<Event>) 
             ev.is_error = other == "error" || other == "stream_error";
             out.push(ev);
         }
+    }
+}
+
+#[cfg(test)]
+mod fork_tests {
+    use std::path::Path;
+
+    use crate::model::EventKind;
+    use crate::providers::{FileHint, ParseState, Provider, parse_jsonl};
+
+    /// A UUID v7 made at `ms`.
+    fn v7(ms: i64) -> String {
+        let h = format!("{ms:012x}");
+        format!("{}-{}-7000-8000-000000000000", &h[..8], &h[8..])
+    }
+
+    fn rec(ts: &str, ty: &str, payload: &str) -> String {
+        format!(r#"{{"timestamp":"{ts}","type":"{ty}","payload":{payload}}}"#)
+    }
+
+    fn tokens(total: u64, last: u64) -> String {
+        let u = |n: u64| format!(r#"{{"input_tokens":{n},"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0,"total_tokens":{}}}"#, n + 1);
+        format!(
+            r#"{{"type":"token_count","info":{{"total_token_usage":{},"last_token_usage":{}}}}}"#,
+            u(total),
+            u(last)
+        )
+    }
+
+    /// A newer fork (a sub-agent spawned with its parent's context starts at once): the copy
+    /// keeps the parent's turn ids, and the fork's own turn, though written within a second of
+    /// the fork, has a turn id younger than the fork's.
+    #[test]
+    fn a_forks_own_turn_is_told_from_the_copy_by_its_v7_turn_id() {
+        let fork_ms = 1_780_000_000_000;
+        let (parent, child) = (v7(fork_ms - 60_000), v7(fork_ms));
+        let ts = "2026-05-28T20:26:40.000Z";
+        let soon = "2026-05-28T20:26:40.300Z";
+        let lines = [
+            rec(ts, "session_meta", &format!(r#"{{"id":"{child}","forked_from_id":"{parent}","cwd":"/p"}}"#)),
+            rec(ts, "session_meta", &format!(r#"{{"id":"{parent}","cwd":"/p"}}"#)),
+            rec(ts, "turn_context", &format!(r#"{{"turn_id":"{}","model":"m1"}}"#, v7(fork_ms - 50_000))),
+            rec(ts, "event_msg", r#"{"type":"user_message","message":"parent prompt"}"#),
+            rec(ts, "event_msg", &tokens(1000, 1000)),
+            rec(soon, "turn_context", &format!(r#"{{"turn_id":"{}","model":"m2"}}"#, v7(fork_ms + 200))),
+            rec(soon, "event_msg", r#"{"type":"user_message","message":"child prompt"}"#),
+            rec(soon, "event_msg", &tokens(1100, 100)),
+        ];
+        let hint = FileHint::from_path(Provider::Codex, Path::new("/s/rollout-x.jsonl"));
+        let mut st = ParseState::new(Provider::Codex, &hint);
+        let doc = lines.join("\n") + "\n";
+        let events = parse_jsonl(&mut st, doc.as_bytes(), 0, false).events;
+        assert_eq!(st.meta.session_id, child);
+        assert_eq!(st.meta.parent_id.as_deref(), Some(parent.as_str()));
+        assert!(!st.meta.is_subagent);
+        let prompts: Vec<&str> = events
+            .iter()
+            .filter(|e| e.kind == EventKind::User)
+            .map(|e| e.text.as_str())
+            .collect();
+        assert_eq!(prompts, ["child prompt"]);
+        let t = st.tokens.total();
+        assert_eq!((t.input, t.output), (100, 1));
     }
 }
 

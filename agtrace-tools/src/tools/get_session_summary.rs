@@ -32,8 +32,11 @@ pub struct SessionOverview {
     pub project_root: Option<String>,
     /// sha256 of the project root.
     pub project_hash: Option<String>,
-    /// The session that spawned this one, for sub-agent sessions.
+    /// The session that spawned this one (a sub-agent), or whose history this one copied and
+    /// went on from (a fork, `is_subagent` false: Codex `forked_from_id`).
     pub parent_session_id: Option<String>,
+    /// Whether a session spawned this one to do part of its work.
+    pub is_subagent: bool,
     /// Sub-agent sessions this one spawned (the first few).
     pub subagent_session_ids: Vec<String>,
     /// Sub-agent sessions not listed in `subagent_session_ids`.
@@ -93,6 +96,7 @@ fn overview(d: &SessionDetail, snippet_chars: usize) -> SessionOverview {
         project_root: s.project.root.clone(),
         project_hash: s.project.hash.clone(),
         parent_session_id: s.parent_id.clone(),
+        is_subagent: s.is_subagent,
         subagent_session_ids: d.children.iter().take(MAX_SUBAGENTS).cloned().collect(),
         subagents_left_out: d.children.len().saturating_sub(MAX_SUBAGENTS),
         start: timestamp(s.start),

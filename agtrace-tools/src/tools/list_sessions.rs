@@ -45,9 +45,12 @@ pub struct SessionRow {
     pub project_root: Option<String>,
     /// sha256 of the project root, the project's id across providers.
     pub project_hash: Option<String>,
-    /// The session that spawned this one, for sub-agent sessions.
+    /// The session that spawned this one (a sub-agent), or whose history this one copied and
+    /// went on from (a fork, `is_subagent` false: Codex `forked_from_id`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub parent_session_id: Option<String>,
+    /// Whether a session spawned this one to do part of its work.
+    pub is_subagent: bool,
     /// First event time (RFC 3339).
     pub start: Option<String>,
     /// Last event time (RFC 3339).
@@ -78,6 +81,7 @@ impl From<&SessionSummary> for SessionRow {
             project_root: s.project.root.clone(),
             project_hash: s.project.hash.clone(),
             parent_session_id: s.parent_id.clone(),
+            is_subagent: s.is_subagent,
             start: timestamp(s.start),
             end: timestamp(s.end),
             model: s.model.clone(),

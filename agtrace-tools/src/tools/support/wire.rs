@@ -59,17 +59,25 @@ impl From<model::EventKind> for EventType {
     }
 }
 
-/// Token totals in one shape for all providers.
+/// Token totals in one shape for all providers, in the providers' own terms: `input` and
+/// `output` are whole, the other counts are the parts of them the provider reports.
 #[tool_output]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct TokenTotals {
-    /// All input tokens, cached input included.
+    /// All input tokens: uncached, read from the prompt cache and written to it (every
+    /// provider).
     pub input: u64,
-    /// Part of `input` read from the prompt cache.
+    /// Part of `input` read from the prompt cache (Claude Code `cache_read_input_tokens`, Codex
+    /// `cached_input_tokens`, Gemini `cached`).
     pub cached_input: u64,
-    /// All generated tokens, reasoning included.
+    /// Part of `input` written to the prompt cache, billed above the uncached rate (Claude Code
+    /// `cache_creation_input_tokens`, Codex `cache_write_input_tokens` from 0.14x; 0 for
+    /// Gemini, which reports none).
+    pub cache_creation_input: u64,
+    /// All generated tokens, reasoning included (every provider).
     pub output: u64,
-    /// Part of `output` spent on reasoning, when the provider reports it.
+    /// Part of `output` spent on reasoning (Codex `reasoning_output_tokens`, Gemini
+    /// `thoughts`; 0 for Claude Code, whose usage does not split thinking out).
     pub reasoning_output: u64,
     /// `input + output`.
     pub total: u64,
@@ -80,6 +88,7 @@ impl From<TokenUsage> for TokenTotals {
         TokenTotals {
             input: t.input,
             cached_input: t.cached_input,
+            cache_creation_input: t.cache_creation_input,
             output: t.output,
             reasoning_output: t.reasoning_output,
             total: t.total,
