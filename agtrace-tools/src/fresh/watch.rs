@@ -1,6 +1,9 @@
 //! Sees changes to the log roots with a file watcher ([`notify`]: inotify on Linux, FSEvents
 //! on macOS, ReadDirectoryChangesW on Windows), recursive on each root.
 //!
+//! Folders created under a root are watched by the watcher itself and again by the refresher
+//! before it scans, so that they are watched before the scan that finds their files.
+//!
 //! A root that does not exist yet is waited for through its nearest existing parent (watched
 //! alone, not recursively); once it appears it is watched in turn. Every event marks the gate
 //! dirty at once; only the background refresh is debounced (by the gate, not here), so that a
@@ -18,6 +21,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
+use notify::event::ModifyKind;
 use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
 use super::Freshness;
@@ -50,6 +54,10 @@ struct Shared {
     pending: Mutex<Vec<PathBuf>>,
     /// A parent of a pending root changed: try to watch the pending roots again.
     pending_changed: AtomicBool,
+    /// Folders created under a root since the last refresh. The watcher adds their watches
+    /// itself, but only after it has handled the events read with theirs; watching them again
+    /// from the refresher, before it scans, makes sure they are watched before the scan.
+    new_dirs: Mutex<Vec<PathBuf>>,
     barrier: Barrier,
 }
 
@@ -105,6 +113,15 @@ impl LogWatch {
         {
             gate.fall_back_to_polling(&why);
         }
+        let new_dirs = std::mem::take(&mut *shared.new_dirs.lock().unwrap_or_else(|p| p.into_inner()));
+        for dir in new_dirs {
+            match watcher.watch(&dir, RecursiveMode::Recursive) {
+                Ok(()) => {}
+                // Gone again: the scan will not find it either.
+                Err(e) if matches!(e.kind, notify::ErrorKind::PathNotFound) => {}
+                Err(e) => gate.fall_back_to_polling(&format!("cannot watch {}: {e}", dir.display())),
+            }
+        }
     }
 
     fn start(&mut self, gate: &Arc<Freshness>) -> Result<(), String> {
@@ -113,6 +130,7 @@ impl LogWatch {
             roots: Mutex::new(Vec::new()),
             pending: Mutex::new(self.roots.clone()),
             pending_changed: AtomicBool::new(false),
+            new_dirs: Mutex::new(Vec::new()),
             barrier: Barrier::new(&self.barrier_dir)?,
         });
         let handler_shared = shared.clone();
@@ -223,6 +241,15 @@ fn on_event(shared: &Shared, event: notify::Result<Event>) {
             .is_ok_and(|pending| pending.iter().any(|r| r.starts_with(p)))
     };
     if event.paths.iter().any(|p| under_root(p)) {
+        if matches!(
+            event.kind,
+            EventKind::Create(_) | EventKind::Modify(ModifyKind::Name(_))
+        ) {
+            let dirs = event.paths.iter().filter(|p| p.is_dir()).cloned();
+            if let Ok(mut new_dirs) = shared.new_dirs.lock() {
+                new_dirs.extend(dirs);
+            }
+        }
         shared.gate.mark_dirty();
     } else if event.paths.iter().any(|p| toward_pending(p)) {
         shared.pending_changed.store(true, Ordering::SeqCst);
