@@ -2,6 +2,7 @@
 """`agtrace serve` startup and freshness latencies over stdio (docs/benchmarks.md, issue 16).
 
 Usage: bench-serve-fresh.py AGTRACE_BINARY [--sessions 2000] [--appends 50] [--runs 10]
+                            [--startup-only]   (for a binary without `serve --watch`)
 
 Measures, with a generated corpus (`agtrace gen-corpus`) in a temp dir:
   - spawn -> `initialize` answer and spawn -> `tools/list` answer, on an empty data dir (cold)
@@ -167,6 +168,7 @@ def main():
     ap.add_argument("--sessions", type=int, default=2000)
     ap.add_argument("--appends", type=int, default=50)
     ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--startup-only", action="store_true")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="agtrace-fresh-bench-")
     try:
@@ -185,7 +187,7 @@ def main():
                 f"{name}: spawn->initialize {med(i):.2f} ms, spawn->tools/list {med(l):.2f} ms, "
                 f"spawn->first list_sessions {med(f):.1f} ms (median of {len(i)})"
             )
-        for mode in ("auto", "poll"):
+        for mode in () if a.startup_only else ("auto", "poll"):
             t = append_latency(a.binary, logs, tmp, a.appends, mode)
             print(
                 f"append->answer that sees it, --watch {mode}: p50 {pct(t, 50):.2f} ms, "

@@ -146,11 +146,19 @@ async fn session_ids(client: &TestClient) -> Vec<String> {
 /// Appends one prompt at a time and calls at once: each call sees every line written before it.
 async fn each_append_is_in_the_next_answer(client: &TestClient, tree: &Tree, rounds: u32) {
     let id = "5e55f0e5-0000-4000-8000-00000000f1e5";
-    let path = new_claude_session(&tree.claude, "-work-fresh-project", id, "openingwordzz prompt");
+    let path = new_claude_session(
+        &tree.claude,
+        "-work-fresh-project",
+        id,
+        "openingwordzz prompt",
+    );
     assert_eq!(hits(client, "openingwordzz").await, vec![id.to_owned()]);
     for n in 1..=rounds {
         let word = format!("freshword{n}x");
-        append(&path, &claude_prompt(id, n, &format!("prompt number {word}")));
+        append(
+            &path,
+            &claude_prompt(id, n, &format!("prompt number {word}")),
+        );
         assert_eq!(hits(client, &word).await, vec![id.to_owned()], "round {n}");
         assert_eq!(turn_count(client, id).await, u64::from(n) + 1, "round {n}");
     }
@@ -202,7 +210,10 @@ async fn a_new_project_folder_and_a_root_that_appears_are_seen() {
         format!("{meta}\n{prompt}\n"),
     )
     .unwrap();
-    assert_eq!(hits(&client, "latecomerword").await, vec![codex_id.to_owned()]);
+    assert_eq!(
+        hits(&client, "latecomerword").await,
+        vec![codex_id.to_owned()]
+    );
     client.close().await;
 }
 
@@ -218,7 +229,11 @@ async fn a_half_written_last_line_waits_for_its_end() {
     let (head, tail) = line.split_at(line.len() / 2);
     append(&path, head);
     assert!(hits(&client, "halfwrittenword").await.is_empty());
-    assert_eq!(turn_count(&client, id).await, 1, "the cut line is not a turn");
+    assert_eq!(
+        turn_count(&client, id).await,
+        1,
+        "the cut line is not a turn"
+    );
     append(&path, tail);
     assert_eq!(hits(&client, "halfwrittenword").await, vec![id.to_owned()]);
     assert_eq!(turn_count(&client, id).await, 2);
@@ -244,9 +259,18 @@ async fn tools_list_answers_before_the_first_index_and_a_call_meanwhile_waits_fo
 
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_agtrace"));
     command
-        .arg(format!("--claude-dir={}", logs.join("claude/projects").display()))
-        .arg(format!("--codex-dir={}", logs.join("codex/sessions").display()))
-        .arg(format!("--gemini-dir={}", logs.join("gemini/tmp").display()))
+        .arg(format!(
+            "--claude-dir={}",
+            logs.join("claude/projects").display()
+        ))
+        .arg(format!(
+            "--codex-dir={}",
+            logs.join("codex/sessions").display()
+        ))
+        .arg(format!(
+            "--gemini-dir={}",
+            logs.join("gemini/tmp").display()
+        ))
         .arg(format!("--data-dir={}", data.display()))
         .arg("serve")
         .stderr(std::process::Stdio::null());
@@ -263,11 +287,18 @@ async fn tools_list_answers_before_the_first_index_and_a_call_meanwhile_waits_fo
     let call = tokio::spawn(async move { session_ids(&caller).await });
     // A call answered now could only come from an index that misses sessions.
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert!(!call.is_finished(), "a call answered before the index was built");
+    assert!(
+        !call.is_finished(),
+        "a call answered before the index was built"
+    );
     held.commit().unwrap();
     drop(lock);
     let ids = call.await.unwrap();
-    assert_eq!(ids.len() as u64, total, "the first answer has every session");
+    assert_eq!(
+        ids.len() as u64,
+        total,
+        "the first answer has every session"
+    );
 }
 
 #[tokio::test]
@@ -276,7 +307,10 @@ async fn a_second_indexer_on_the_same_data_dir_neither_hides_nor_doubles_an_appe
     let client = tree.serve(&[]).await;
     let id = "5ec0d000-0000-4000-8000-0000000005ec";
     let path = new_claude_session(&tree.claude, "-work-two-indexers", id, "twoindexerswordzz");
-    assert_eq!(hits(&client, "twoindexerswordzz").await, vec![id.to_owned()]);
+    assert_eq!(
+        hits(&client, "twoindexerswordzz").await,
+        vec![id.to_owned()]
+    );
     for n in 1..=6 {
         let word = format!("secondindexer{n}x");
         append(&path, &claude_prompt(id, n, &word));
@@ -288,10 +322,125 @@ async fn a_second_indexer_on_the_same_data_dir_neither_hides_nor_doubles_an_appe
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        assert_eq!(event_hits(&client, &word).await, vec![id.to_owned()], "round {n}: once");
+        assert_eq!(
+            event_hits(&client, &word).await,
+            vec![id.to_owned()],
+            "round {n}: once"
+        );
         assert_eq!(turn_count(&client, id).await, u64::from(n) + 1, "round {n}");
         assert!(other.wait().unwrap().success());
-        assert_eq!(event_hits(&client, &word).await, vec![id.to_owned()], "round {n}: still once");
+        assert_eq!(
+            event_hits(&client, &word).await,
+            vec![id.to_owned()],
+            "round {n}: still once"
+        );
     }
     client.close().await;
+}
+
+/// One JSON-RPC request POSTed on its own (`--stateless`); the JSON answer, from a plain JSON
+/// body or the first `data:` line of an event stream.
+async fn post(addr: std::net::SocketAddr, body: Value) -> Option<Value> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.ok()?;
+    let body = body.to_string();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n\
+         MCP-Protocol-Version: 2025-06-18\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.ok()?;
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await.ok()?;
+    let text = String::from_utf8_lossy(&response);
+    let (_, payload) = text.split_once("\r\n\r\n")?;
+    payload
+        .lines()
+        .map(|l| l.strip_prefix("data:").unwrap_or(l).trim())
+        .find_map(|l| {
+            serde_json::from_str::<Value>(l)
+                .ok()
+                .filter(|v| v.get("id").is_some())
+        })
+}
+
+#[tokio::test]
+async fn over_http_tools_list_answers_before_the_first_index_and_a_call_waits_for_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let logs = dir.path().join("logs");
+    let stats =
+        agtrace_tools::corpus::generate(&agtrace_tools::corpus::CorpusSpec::new(30, 7), &logs)
+            .unwrap();
+    let total: u64 = stats.sessions.iter().sum();
+    let data = dir.path().join("data");
+    let config = agtrace_tools::config::Config::for_tree(&logs, &data);
+    drop(agtrace_tools::store::TraceStore::open(config).unwrap());
+    let mut lock = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
+    let held = lock
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_agtrace"))
+        .arg(format!(
+            "--claude-dir={}",
+            logs.join("claude/projects").display()
+        ))
+        .arg(format!(
+            "--codex-dir={}",
+            logs.join("codex/sessions").display()
+        ))
+        .arg(format!(
+            "--gemini-dir={}",
+            logs.join("gemini/tmp").display()
+        ))
+        .arg(format!("--data-dir={}", data.display()))
+        .args(["serve", "--stateless", "--http", &addr.to_string()])
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    let started = std::time::Instant::now();
+    let tools = loop {
+        if let Some(answer) = post(addr, list.clone()).await {
+            break answer;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no HTTP listener"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(
+        tools["result"]["tools"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty()),
+        "{tools}"
+    );
+    let call = tokio::spawn(post(
+        addr,
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "list_sessions", "arguments": {"limit": 50, "include_subagents": true}}}),
+    ));
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        !call.is_finished(),
+        "a call answered before the index was built"
+    );
+    held.commit().unwrap();
+    drop(lock);
+    let answer = call.await.unwrap().expect("the call is answered");
+    let rows = answer["result"]["structuredContent"]["data"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(rows.len() as u64, total, "{answer}");
 }

@@ -237,9 +237,19 @@ impl Freshness {
                         for note in &stats.notes {
                             tracing::info!("{note}");
                         }
-                        tracing::info!(parsed = stats.files_parsed, skipped = stats.files_skipped, ms, "index ready");
+                        tracing::info!(
+                            parsed = stats.files_parsed,
+                            skipped = stats.files_skipped,
+                            ms,
+                            "index ready"
+                        );
                     } else {
-                        tracing::debug!(parsed = stats.files_parsed, appended = stats.files_appended, ms, "index refreshed");
+                        tracing::debug!(
+                            parsed = stats.files_parsed,
+                            appended = stats.files_appended,
+                            ms,
+                            "index refreshed"
+                        );
                     }
                     st.done = st.done.max(generation);
                     backoff = BACKOFF;
@@ -303,7 +313,10 @@ mod tests {
             st.done = st.wanted;
         }
         let out = gate.wait(&|| Err(Error::Cancelled));
-        assert!(matches!(out, Err(Error::Cancelled)), "polling: a call is a change");
+        assert!(
+            matches!(out, Err(Error::Cancelled)),
+            "polling: a call is a change"
+        );
     }
 
     #[test]

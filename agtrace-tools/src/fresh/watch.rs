@@ -113,13 +113,16 @@ impl LogWatch {
         {
             gate.fall_back_to_polling(&why);
         }
-        let new_dirs = std::mem::take(&mut *shared.new_dirs.lock().unwrap_or_else(|p| p.into_inner()));
+        let new_dirs =
+            std::mem::take(&mut *shared.new_dirs.lock().unwrap_or_else(|p| p.into_inner()));
         for dir in new_dirs {
             match watcher.watch(&dir, RecursiveMode::Recursive) {
                 Ok(()) => {}
                 // Gone again: the scan will not find it either.
                 Err(e) if matches!(e.kind, notify::ErrorKind::PathNotFound) => {}
-                Err(e) => gate.fall_back_to_polling(&format!("cannot watch {}: {e}", dir.display())),
+                Err(e) => {
+                    gate.fall_back_to_polling(&format!("cannot watch {}: {e}", dir.display()))
+                }
             }
         }
     }
@@ -137,13 +140,15 @@ impl LogWatch {
         let mut watcher = notify::recommended_watcher(move |event: notify::Result<Event>| {
             on_event(&handler_shared, event)
         })
-            .map_err(|e| format!("no file watcher: {e}"))?;
+        .map_err(|e| format!("no file watcher: {e}"))?;
         watch_roots(&mut watcher, &shared)?;
         watcher
             .watch(&self.barrier_dir, RecursiveMode::NonRecursive)
             .map_err(|e| format!("cannot watch {}: {e}", self.barrier_dir.display()))?;
         let barrier_shared = shared.clone();
-        gate.start_watching(Box::new(move || barrier_shared.barrier.pass(BARRIER_TIMEOUT)));
+        gate.start_watching(Box::new(move || {
+            barrier_shared.barrier.pass(BARRIER_TIMEOUT)
+        }));
         tracing::info!(
             roots = shared.roots.lock().map(|r| r.len()).unwrap_or(0),
             waiting_for = shared.pending.lock().map(|p| p.len()).unwrap_or(0),
@@ -363,7 +368,10 @@ fn remove_stale(dir: &Path) {
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let pid = name.to_str().and_then(|n| n.split_once('-')).map(|(pid, _)| pid);
+        let pid = name
+            .to_str()
+            .and_then(|n| n.split_once('-'))
+            .map(|(pid, _)| pid);
         if let Some(pid) = pid.filter(|p| p.bytes().all(|b| b.is_ascii_digit()))
             && !Path::new("/proc").join(pid).exists()
         {

@@ -95,7 +95,11 @@ impl TraceStore {
 
     /// Creates (or migrates, or rebuilds) the index once.
     fn prepare(&self) -> Result<()> {
-        let mut prepared = self.inner.prepared.lock().unwrap_or_else(|p| p.into_inner());
+        let mut prepared = self
+            .inner
+            .prepared
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
         if !*prepared {
             let conn = schema::open_ready(&self.inner.config.index_path())?;
             if let Ok(mut pool) = self.inner.pool.lock() {

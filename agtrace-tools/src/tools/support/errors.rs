@@ -109,8 +109,8 @@ where
         store.wait_fresh()?;
         f(&store)
     })
-        .await
-        .map_err(|e| ToolError::internal(format!("the store call did not finish: {e}")))?
+    .await
+    .map_err(|e| ToolError::internal(format!("the store call did not finish: {e}")))?
 }
 
 /// An optional RFC 3339 argument; a bad one is `invalid_parameter` naming `field`.
