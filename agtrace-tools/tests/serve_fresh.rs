@@ -370,8 +370,9 @@ async fn over_http_tools_list_answers_before_the_first_index_and_a_call_waits_fo
     let dir = tempfile::tempdir().unwrap();
     let logs = dir.path().join("logs");
     let stats =
-        agtrace_tools::corpus::generate(&agtrace_tools::corpus::CorpusSpec::new(30, 7), &logs)
+        agtrace_tools::corpus::generate(&agtrace_tools::corpus::CorpusSpec::new(12, 7), &logs)
             .unwrap();
+    // Few enough sessions for one page of `list_sessions`.
     let total: u64 = stats.sessions.iter().sum();
     let data = dir.path().join("data");
     let config = agtrace_tools::config::Config::for_tree(&logs, &data);
