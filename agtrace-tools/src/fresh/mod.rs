@@ -13,7 +13,7 @@
 //! changed), plus a periodic re-scan that keeps that work small.
 //!
 //! A call waits for as long as the refresh it needs runs (the first build of a large index
-//! takes seconds), checking every [`POLL`] whether its caller gave up: a cancelled call, or one
+//! takes seconds), checking every 20 ms whether its caller gave up: a cancelled call, or one
 //! whose client-side timeout cancelled it, returns [`Error::Cancelled`] at once while the
 //! refresh goes on for the next call. A refresh that fails answers the calls waiting on it
 //! with [`Error::IndexUnavailable`] (retryable); the next call tries again.
@@ -67,8 +67,8 @@ pub struct Freshness {
 }
 
 impl Freshness {
-    /// A gate with the first build still to do; no change is watched for until
-    /// [`Freshness::set_sync_point`] and [`Freshness::watching`] say so.
+    /// A gate with the first build still to do; every call counts as a change until
+    /// [`Freshness::start_watching`].
     pub fn new() -> Arc<Self> {
         Arc::new(Freshness {
             state: Mutex::new(State {

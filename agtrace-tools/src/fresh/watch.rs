@@ -72,7 +72,7 @@ pub struct LogWatch {
 }
 
 impl LogWatch {
-    /// Watches the log roots of `config` for `gate` once [`LogWatch::update`] first runs
+    /// Watches the log roots of `config` once [`LogWatch::update`] first runs
     /// (on the refresher thread, off the path of the first answers).
     pub fn new(config: &Config, mode: WatchMode) -> Self {
         let mut roots: Vec<PathBuf> = Provider::ALL
