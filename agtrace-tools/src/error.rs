@@ -60,6 +60,10 @@ pub enum Error {
     /// parse stopped half-way.
     #[error("cancelled")]
     Cancelled,
+    /// The index could not be brought up to date before answering (a served store's refresh
+    /// failed: the index is locked by another process for too long, the disk is full, ...).
+    #[error("the index could not be brought up to date: {0}")]
+    IndexUnavailable(String),
     /// The configuration is unusable (e.g. the index inside a log root).
     #[error("invalid configuration: {0}")]
     Config(String),

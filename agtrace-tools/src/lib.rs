@@ -7,7 +7,8 @@
 //! - [`index`]: the embedded SQLite index (schema, incremental ingestion, queries);
 //! - [`store`]: [`store::TraceStore`], what the tools call, with its cache of parsed sessions;
 //! - [`tools`]: the MCP tools, one file each;
-//! - [`server`]: the server that serves the tools over one store.
+//! - [`server`]: the server that serves the tools over one store;
+//! - [`fresh`]: keeps a served store's index up to date with the logs (a file watcher).
 //!
 //! [`config`] and [`error`] are shared by all of them.
 //!
@@ -22,6 +23,7 @@ pub mod config;
 #[cfg(feature = "corpus")]
 pub mod corpus;
 pub mod error;
+pub mod fresh;
 pub mod index;
 pub mod model;
 pub mod providers;

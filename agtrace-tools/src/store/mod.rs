@@ -14,6 +14,7 @@ use rusqlite::Connection;
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::index::archive;
+use crate::fresh::Freshness;
 use crate::index::query::{self, EventRow};
 use crate::index::{
     IndexStats, Progress, ProjectInfo, SearchPage, SearchQuery, SessionCursor, SessionFilter,
@@ -37,6 +38,8 @@ struct Inner {
     config: Config,
     pool: Mutex<Vec<Connection>>,
     sessions: SessionCache,
+    /// Whether the data dir and the index are set up ([`TraceStore::open_deferred`]).
+    prepared: Mutex<bool>,
 }
 
 /// Shared handle on the index and the log roots. Cheap to clone.
@@ -46,6 +49,8 @@ pub struct TraceStore {
     /// Set on the handle of one call that its caller may give up on; see
     /// [`TraceStore::interruptible`].
     interrupt: Option<Interrupt>,
+    /// The gate a served store's calls wait on ([`TraceStore::wait_fresh`]).
+    fresh: Option<Arc<Freshness>>,
 }
 
 impl std::fmt::Debug for TraceStore {
@@ -65,18 +70,62 @@ impl TraceStore {
     /// On Unix the data dir is made mode 0700 and the index files 0600, whatever the umask;
     /// an existing data dir and index files readable by others are tightened.
     pub fn open(config: Config) -> Result<Self> {
+        let store = Self::open_deferred(config)?;
+        store.prepare()?;
+        Ok(store)
+    }
+
+    /// [`TraceStore::open`] that makes the data dir but leaves the index unopened: it is
+    /// opened (created, migrated) by the first refresh or query, so that a server answers
+    /// before SQLite has run at all.
+    pub fn open_deferred(config: Config) -> Result<Self> {
         config.validate()?;
         private::prepare_data_dir(&config.data_dir, &config.index_path())?;
-        let conn = schema::open_ready(&config.index_path())?;
         let sessions = SessionCache::new(config.session_cache_bytes);
         Ok(TraceStore {
             inner: Arc::new(Inner {
                 config,
-                pool: Mutex::new(vec![conn]),
+                pool: Mutex::new(Vec::new()),
                 sessions,
+                prepared: Mutex::new(false),
             }),
             interrupt: None,
+            fresh: None,
         })
+    }
+
+    /// Creates (or migrates, or rebuilds) the index once.
+    fn prepare(&self) -> Result<()> {
+        let mut prepared = self
+            .inner
+            .prepared
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if !*prepared {
+            let conn = schema::open_ready(&self.inner.config.index_path())?;
+            if let Ok(mut pool) = self.inner.pool.lock() {
+                pool.push(conn);
+            }
+            *prepared = true;
+        }
+        Ok(())
+    }
+
+    /// This store, with each call waiting first until the index holds every change to the
+    /// logs that `gate` has seen ([`crate::fresh`]).
+    pub fn with_freshness(mut self, gate: Arc<Freshness>) -> Self {
+        self.fresh = Some(gate);
+        self
+    }
+
+    /// Waits until the index holds every change to the logs seen before this call (no-op
+    /// without [`TraceStore::with_freshness`]); an [`interruptible`](Self::interruptible)
+    /// store stops waiting with [`Error::Cancelled`] once its caller gives up.
+    pub fn wait_fresh(&self) -> Result<()> {
+        match &self.fresh {
+            Some(gate) => gate.wait(&|| self.check()),
+            None => Ok(()),
+        }
     }
 
     /// This store, for calls that stop early with [`Error::Cancelled`] once `is_cancelled`
@@ -88,6 +137,7 @@ impl TraceStore {
         TraceStore {
             inner: self.inner.clone(),
             interrupt: Some(Interrupt::new(is_cancelled)),
+            fresh: self.fresh.clone(),
         }
     }
 
@@ -108,6 +158,7 @@ impl TraceStore {
     }
 
     fn with_conn<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        self.prepare().map_err(|e| self.private(e))?;
         let pooled = self.inner.pool.lock().ok().and_then(|mut p| p.pop());
         let conn = match pooled {
             Some(c) => c,
@@ -147,6 +198,7 @@ impl TraceStore {
 
     fn run_index(&self, progress: Option<&mut dyn FnMut(Progress)>) -> Result<IndexStats> {
         let config = &self.inner.config;
+        self.prepare().map_err(|e| self.private(e))?;
         let run = || {
             // A dedicated connection: the writer must not hold a pooled reader.
             let mut conn = schema::open_ready(&config.index_path())?;

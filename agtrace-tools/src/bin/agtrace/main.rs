@@ -78,7 +78,8 @@ impl Roots {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Index what changed, then serve the tools over MCP (stdio, or streamable HTTP at /mcp).
+    /// Serve the tools over MCP (stdio, or streamable HTTP at /mcp), indexing in the
+    /// background and keeping the index fresh as the logs change.
     Serve(serve::ServeArgs),
     /// Run one tool without MCP and print its envelope JSON (exit code 0 even for tool errors).
     Call(call::CallArgs),

@@ -1,21 +1,41 @@
-//! `agtrace serve`: index what changed, then serve over stdio or streamable HTTP.
+//! `agtrace serve`: serve over stdio or streamable HTTP at once, indexing in the background.
+//!
+//! `initialize` and `tools/list` answer before any file is opened (the catalog is static);
+//! the index is set up and brought up to date on a thread of its own, and every tool call
+//! waits until it holds every change seen so far ([`agtrace_tools::fresh`]).
 
 mod replicas;
 
 use super::auth::{AuthArgs, check_exposure};
-use super::{Failure, Roots, open_store, refresh};
+use super::{Failure, Roots};
+use agtrace_tools::fresh::watch::LogWatch;
+use agtrace_tools::fresh::{Freshness, WatchMode};
 use agtrace_tools::store::TraceStore;
 use std::net::SocketAddr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// How the served index notices new and appended logs.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Watch {
+    /// A file watcher on the log roots (inotify, FSEvents, ...), else `poll`.
+    Auto,
+    /// No watcher: every call re-scans the logs first (a stat per file), for file systems that
+    /// send no change events (network mounts) or when no inotify watches are left.
+    Poll,
+}
 
 #[derive(clap::Args)]
 pub struct ServeArgs {
     /// Serve streamable HTTP at http://ADDR/mcp instead of stdio, e.g. 127.0.0.1:8765.
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
-    /// Seconds between background re-indexes, so sessions still being written show up.
+    /// Seconds between background re-scans of the logs, besides those the watcher triggers
+    /// (a safety net for missed events; 0: none).
     #[arg(long, default_value_t = 30)]
     refresh_secs: u64,
+    /// How changes to the logs are noticed while serving.
+    #[arg(long, value_enum, env = "AGTRACE_WATCH", default_value = "auto")]
+    watch: Watch,
     /// Replicas behind a load balancer: the cursor keys and stateless HTTP (docs/replicas.md).
     #[command(flatten)]
     replicas: replicas::ReplicaArgs,
@@ -33,26 +53,42 @@ pub async fn run(roots: &Roots, args: ServeArgs) -> Result<(), Failure> {
         }
         (None, None) => {}
     }
-    let store = open_store(roots.config())?;
-    refresh(&store).await?;
+    let gate = Freshness::new();
+    let store = TraceStore::open_deferred(roots.config())?.with_freshness(gate.clone());
     let mut builder = replicas.apply(agtrace_tools::server::builder(store.clone()));
     if let Some(auth) = auth {
         builder = builder.http_auth(auth);
     }
     let server = builder.build()?;
-    if args.refresh_secs > 0 {
-        tokio::spawn(keep_fresh(store, Duration::from_secs(args.refresh_secs)));
-    }
+    let mode = match args.watch {
+        Watch::Auto => WatchMode::Auto,
+        Watch::Poll => WatchMode::Poll,
+    };
+    let mut watch = LogWatch::new(store.config(), mode);
+    let rescan = (args.refresh_secs > 0).then(|| Duration::from_secs(args.refresh_secs));
+    let watch_gate = gate.clone();
+    let refresher = gate.spawn_refresher(store, rescan, move || watch.update(&watch_gate))?;
     let served = async {
         match args.http {
             Some(addr) => server.serve_http(addr).await,
             None => server.serve_stdio().await,
         }
     };
-    tokio::select! {
-        served = served => served?,
-        signal = stop_signal() => tracing::info!("{signal}: stopping"),
+    let outcome = tokio::select! {
+        served = served => served.map_err(Failure::from),
+        signal = stop_signal() => {
+            tracing::info!("{signal}: stopping");
+            Ok(())
+        }
+    };
+    // An idle refresher ends at once (removing its barrier file); one in the middle of a
+    // refresh is left to the process exit: the index is transactional.
+    gate.stop();
+    let deadline = Instant::now() + Duration::from_millis(200);
+    while !refresher.is_finished() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(5)).await;
     }
+    outcome?;
     // Calls still in flight are cancelled as the runtime drops them; `main` then waits at
     // most `SHUTDOWN_GRACE` for blocking work that does not stop by itself.
     Ok(())
@@ -83,17 +119,5 @@ async fn stop_signal() -> &'static str {
     tokio::select! {
         name = interrupt => name,
         name = terminate => name,
-    }
-}
-
-/// Re-indexes in the background; an unchanged tree costs a stat per file.
-async fn keep_fresh(store: TraceStore, every: Duration) {
-    let mut ticker = tokio::time::interval(every);
-    ticker.tick().await;
-    loop {
-        ticker.tick().await;
-        if let Err(e) = refresh(&store).await {
-            tracing::warn!("background re-index failed: {}", e.message);
-        }
     }
 }

@@ -23,6 +23,8 @@ pub mod codes {
     pub const LOG_FILE_GONE: &str = "log_file_gone";
     /// The log file is being written; retry in a moment.
     pub const LOG_INCOMPLETE: &str = "log_incomplete";
+    /// The index could not be brought up to date before answering; retry.
+    pub const INDEX_UNAVAILABLE: &str = "index_unavailable";
 }
 
 /// The data layer caps the candidate list of an ambiguous prefix at this many.
@@ -72,6 +74,11 @@ pub fn tool_error(e: Error) -> ToolError {
         .retryable(true),
         // A busy or locked index is transient; other database errors are not, but a retry is harmless.
         Error::Cancelled => ToolError::cancelled(),
+        Error::IndexUnavailable(why) => ToolError::new(
+            codes::INDEX_UNAVAILABLE,
+            format!("The index could not be brought up to date ({why}); try again in a moment."),
+        )
+        .retryable(true),
         Error::Db(e) => ToolError::internal(format!("index database error: {e}")).retryable(true),
         // A corrupt index stays corrupt until it is rebuilt: not retryable.
         e @ (Error::Io { .. }
@@ -97,9 +104,13 @@ where
 {
     let cancel = ctx.cancel_token();
     let store = store.interruptible(move || cancel.is_cancelled());
-    tokio::task::spawn_blocking(move || f(&store))
-        .await
-        .map_err(|e| ToolError::internal(format!("the store call did not finish: {e}")))?
+    // A served store first takes in every change to the logs seen so far (crate::fresh).
+    tokio::task::spawn_blocking(move || {
+        store.wait_fresh()?;
+        f(&store)
+    })
+    .await
+    .map_err(|e| ToolError::internal(format!("the store call did not finish: {e}")))?
 }
 
 /// An optional RFC 3339 argument; a bad one is `invalid_parameter` naming `field`.
