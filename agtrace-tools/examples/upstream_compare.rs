@@ -66,11 +66,20 @@ impl Opts {
         match side {
             Side::Agtrace => {
                 c = Command::new(&self.agtrace);
-                c.arg(format!("--claude-dir={}", self.corpus.join(".claude/projects").display()))
-                    .arg(format!("--codex-dir={}", self.corpus.join(".codex/sessions").display()))
-                    .arg(format!("--gemini-dir={}", self.corpus.join(".gemini/tmp").display()))
-                    .arg(format!("--data-dir={}", data.display()))
-                    .arg("serve");
+                c.arg(format!(
+                    "--claude-dir={}",
+                    self.corpus.join(".claude/projects").display()
+                ))
+                .arg(format!(
+                    "--codex-dir={}",
+                    self.corpus.join(".codex/sessions").display()
+                ))
+                .arg(format!(
+                    "--gemini-dir={}",
+                    self.corpus.join(".gemini/tmp").display()
+                ))
+                .arg(format!("--data-dir={}", data.display()))
+                .arg("serve");
             }
             Side::Upstream => {
                 c = Command::new(&self.upstream);
@@ -221,7 +230,9 @@ impl Server {
             pages += 1;
             bytes += answer.bytes;
             let next = match self.side {
-                Side::Agtrace => body["pagination"]["next_cursor"].as_str().map(str::to_owned),
+                Side::Agtrace => body["pagination"]["next_cursor"]
+                    .as_str()
+                    .map(str::to_owned),
                 Side::Upstream => body["next_cursor"].as_str().map(str::to_owned),
             };
             bodies.push(body);
@@ -422,7 +433,11 @@ fn main() {
                 }
             }
         }
-        let kind = if cold { "cold data dir" } else { "warm data dir" };
+        let kind = if cold {
+            "cold data dir"
+        } else {
+            "warm data dir"
+        };
         let mut rows = vec![
             (format!("spawn → `initialize` answer, {kind}"), init),
             (format!("spawn → `tools/list` answer, {kind}"), list),
@@ -476,10 +491,7 @@ fn main() {
                 "get_session_turns",
                 json!({"session_id": session, "limit": 50}),
             ),
-            upstream: (
-                "list_turns",
-                json!({"session_id": session, "limit": 100}),
-            ),
+            upstream: ("list_turns", json!({"session_id": session, "limit": 100})),
         },
         Case {
             label: format!(
