@@ -85,6 +85,16 @@ struct StepPosition {
     event: usize,
 }
 
+/// The event with index `index`: at that position when events are numbered densely (always, for
+/// a parsed session), else found by search. A map of every event of the session would cost more
+/// than the few lookups of one turn.
+fn event(events: &[Event], index: u32) -> Option<&Event> {
+    events
+        .get(index as usize)
+        .filter(|e| e.index == index)
+        .or_else(|| events.iter().find(|e| e.index == index))
+}
+
 fn render(step: &Step, events: &[&Event], from: usize, durations: &HashMap<u32, i64>, chars: usize) -> StepView {
     StepView {
         step_index: step.index,
@@ -124,7 +134,6 @@ pub async fn get_turn_steps(store: &TraceStore, ctx: &ToolContext, args: GetTurn
         )
         .with_details(serde_json::json!({"session_id": detail.summary.id, "turn_index": args.turn_index, "turn_count": turn_count})));
     };
-    let by_index: HashMap<u32, &Event> = detail.events.iter().map(|e| (e.index, e)).collect();
     let durations: HashMap<u32, i64> = turn
         .steps
         .iter()
@@ -150,7 +159,7 @@ pub async fn get_turn_steps(store: &TraceStore, ctx: &ToolContext, args: GetTurn
         let events: Vec<&Event> = step
             .events
             .iter()
-            .filter_map(|i| by_index.get(i).copied())
+            .filter_map(|&i| event(&detail.events, i))
             .filter(|e| e.kind != EventKind::TokenUsage)
             .collect();
         // Shorten harder for a step that could not fill a page on its own.
