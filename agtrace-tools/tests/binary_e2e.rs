@@ -171,6 +171,8 @@ async fn every_tool_over_stdio_and_the_log_roots_stay_byte_identical() {
         ),
         ("get_session_full", json!({"session_id": session})),
         ("analyze_session", json!({"session_id": session})),
+        ("get_session_costs", json!({"session_id": session})),
+        ("get_project_costs", json!({"group_by": "day"})),
         ("get_project_info", json!({})),
         (
             "get_event_details",

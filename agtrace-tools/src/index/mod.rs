@@ -7,6 +7,7 @@ pub(crate) mod ingest;
 pub(crate) mod query;
 pub(crate) mod schema;
 pub mod search_syntax;
+pub mod usage;
 
 pub use discover::{SkipReason, SkipSummary, SkippedFile};
 pub use ingest::{IndexStats, Progress};

@@ -13,7 +13,7 @@ use crate::error::Result;
 /// version is dropped and rebuilt rather than misread. A new table no earlier version reads
 /// goes in [`ADDED_TABLES`] instead: nothing can misread it, and agtrace versions on either
 /// side of it keep sharing the index instead of rebuilding it in turn.
-pub const SCHEMA_VERSION: i64 = 9;
+pub const SCHEMA_VERSION: i64 = 10;
 
 /// Tables added since [`SCHEMA_VERSION`] was last bumped, created where missing.
 ///
@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS skipped_files (
 
 /// The oldest version [`ensure`] migrates in place: version 8 only added the `files`
 /// fingerprint columns (a row whose `tail_hash` is NULL is simply re-parsed from the start), and
-/// version 9 only added the CJK trigram table, filled from the stored event texts.
+/// version 9 only added the CJK trigram table, filled from the stored event texts, and version
+/// 10 only added the `usage` table ([`super::usage::USAGE_SCHEMA`]), filled by re-parsing.
 const MIGRATABLE_VERSION: i64 = 7;
 
 const MIGRATE_7_TO_8: &str = r#"
@@ -269,8 +270,14 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
         tx.execute_batch(CJK)?;
         backfill_cjk(&tx)?;
         // Version 9's parsers read turns (interrupts, tool responses) and Gemini journals
-        // differently: nothing proves a row current any more, so the next refresh re-parses
-        // each file once, as after the 7 to 8 migration, while the kept sessions answer.
+        // differently: the reset below has every file re-parsed once.
+        current = 9;
+    }
+    if current == 9 {
+        // Version 10: the per-day, per-model `usage` table (costs), filled from parsing.
+        tx.execute_batch(super::usage::USAGE_SCHEMA)?;
+        // Nothing proves a row current any more, so the next refresh re-parses each file once,
+        // as after the 7 to 8 migration, while the kept sessions answer.
         tx.execute_batch("UPDATE files SET tail_hash = NULL, ino = 0, ctime_ns = 0")?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     } else if current != SCHEMA_VERSION {
@@ -304,6 +311,7 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
         }
         tx.execute_batch(CREATE)?;
         tx.execute_batch(CJK)?;
+        tx.execute_batch(super::usage::USAGE_SCHEMA)?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     }
     tx.execute_batch(ADDED_TABLES)?;
