@@ -262,10 +262,13 @@ pub fn session_costs(prices: &PriceTable, events: &[Event], turns: &[Turn]) -> S
     let mut by_tool: HashMap<ToolKey, (Tally, u32)> = HashMap::new();
     for turn in turns {
         for step in &turn.steps {
-            let Some(t) = by_step.get(&(turn.index, step.index)) else {
-                continue;
-            };
+            // A step without usage still counts its calls, with no tokens.
+            let none = Tally::default();
+            let t = by_step.get(&(turn.index, step.index)).unwrap_or(&none);
             if step.tool_calls.is_empty() {
+                if *t == none {
+                    continue;
+                }
                 let slot = by_tool.entry(ToolKey::NoToolCall).or_default();
                 slot.0.merge(t);
                 continue;

@@ -89,9 +89,8 @@ fn tokens_text(n: i64) -> String {
     }
 }
 
-/// Estimate token cost in USD over many sessions: a project (or all) over a range of UTC days,
-/// one row per model, per day or per session. From the index, without reading logs. Use
-/// `get_session_costs` for one session's breakdown by tool and sub-agent.
+/// Estimate token cost in USD over many sessions: a project (or all) over UTC days, one row
+/// per model, day or session.
 #[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn get_project_costs(
     store: &TraceStore,

@@ -196,9 +196,8 @@ fn report(
     }
 }
 
-/// Estimate a session's cost in USD from its token usage: totals with and without its
-/// sub-agents, and per model, per tool (the tokens of the generations that made the calls)
-/// and per sub-agent. Prices are list prices from a dated table; unknown models cost null.
+/// Estimate a session's token cost in USD: with and without sub-agents, per model, per tool
+/// (the generations that made the calls) and per sub-agent.
 #[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn get_session_costs(
     store: &TraceStore,
