@@ -23,12 +23,11 @@ const MODEL_CHARS: usize = 80;
 #[tool_args]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CostGrouping {
-    /// One row per model, most expensive first.
+    /// Per model.
     Model,
-    /// One row per UTC day, newest first.
+    /// Per UTC day, newest first.
     Day,
-    /// One row per session, most expensive first; a sub-agent's tokens count with the session
-    /// that spawned it.
+    /// Per session, sub-agents included.
     Session,
 }
 
@@ -37,13 +36,13 @@ pub enum CostGrouping {
 // Rust docs only: the tool's own description already says what it takes.
 #[schemars(description = "")]
 pub struct GetProjectCostsArgs {
-    /// Only this project: root path or 64-hex hash; omit for all projects.
+    /// Project root path or 64-hex hash; all when omitted.
     pub project: Option<String>,
     /// Only sessions of this agent.
     pub provider: Option<Provider>,
-    /// First UTC day counted: the day of this RFC 3339 time.
+    /// First UTC day: that of this RFC 3339 time.
     pub since: Option<String>,
-    /// Last UTC day counted: the day of this RFC 3339 time.
+    /// Last UTC day: that of this RFC 3339 time.
     pub until: Option<String>,
     /// What each row sums.
     #[arg(default = CostGrouping::Model)]
@@ -89,8 +88,7 @@ fn tokens_text(n: i64) -> String {
     }
 }
 
-/// Estimate token cost in USD over many sessions: a project (or all) over UTC days, one row
-/// per model, day or session.
+/// Estimate token cost in USD of a project (or all) over UTC days, per model, day or session.
 #[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn get_project_costs(
     store: &TraceStore,
