@@ -372,8 +372,7 @@ async fn sub_agents_roll_up_under_the_session_that_spawned_them() {
         assert_eq!(Toks::of(&d["with_subagents"]), sum, "{id}");
         // Per session from the index: a sub-agent's tokens count with its parent.
         if !children.is_empty() {
-            let rows =
-                cost_rows(&c, json!({"group_by": "session"})).await;
+            let rows = cost_rows(&c, json!({"group_by": "session"})).await;
             match rows.iter().find(|r| r["session_id"] == id) {
                 Some(row) => assert_eq!(Toks::of(row), sum, "{id}"),
                 None => assert_eq!(sum, Toks::default(), "{id} has tokens but no row"),

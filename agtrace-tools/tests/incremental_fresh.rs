@@ -410,7 +410,10 @@ fn a_version_7_index_is_migrated_and_each_file_reparsed_once() {
         .unwrap()
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 10, "migrated through 8 and 9 to the current version");
+    assert_eq!(
+        version, 10,
+        "migrated through 8 and 9 to the current version"
+    );
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }
 

@@ -185,7 +185,7 @@ pub(crate) fn descendants(conn: &Connection, id: &str) -> Result<Vec<(String, Ve
     Ok(out)
 }
 
-/// Which sessions and days [`grouped`] sums.
+/// Which sessions and days [`TraceStore::usage`](crate::store::TraceStore::usage) sums.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct UsageFilter {
     /// Project root or hash.
@@ -198,7 +198,7 @@ pub struct UsageFilter {
     pub until_day: Option<i64>,
 }
 
-/// What [`grouped`] sums by.
+/// What [`TraceStore::usage`](crate::store::TraceStore::usage) sums by.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UsageGrouping {
     /// Per model.

@@ -209,7 +209,7 @@ impl PriceTable {
     /// The entry pricing `model` (any spelling a log uses), if any.
     pub fn find(&self, model: &str) -> Option<&ModelPrice> {
         let id = normalize_model_id(model);
-        self.models.iter().find(|m| m.ids.iter().any(|i| *i == id))
+        self.models.iter().find(|m| m.ids.contains(&id))
     }
 
     /// Cost in USD of `usage` made by `model` in requests of prompt class `class`; `None` when

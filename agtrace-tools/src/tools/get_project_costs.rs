@@ -10,7 +10,6 @@ use chrono::{DateTime, Utc};
 use mcp_tool_core::prelude::*;
 
 use crate::index::usage::{UsageFilter, UsageGrouping, day_of_ms};
-use crate::model::Provider;
 use crate::pricing::attribution::Tally;
 use crate::pricing::prices;
 use crate::store::TraceStore;
@@ -38,8 +37,6 @@ pub enum CostGrouping {
 pub struct GetProjectCostsArgs {
     /// Project root path or 64-hex hash; all when omitted.
     pub project: Option<String>,
-    /// Only sessions of this agent.
-    pub provider: Option<Provider>,
     /// First UTC day: that of this RFC 3339 time.
     pub since: Option<String>,
     /// Last UTC day: that of this RFC 3339 time.
@@ -107,7 +104,7 @@ pub async fn get_project_costs(
     }
     let filter = UsageFilter {
         project: args.project.filter(|p| !p.trim().is_empty()),
-        provider: args.provider,
+        provider: None,
         since_day: since.map(|t| day_of_ms(t.timestamp_millis())),
         until_day: until.map(|t| day_of_ms(t.timestamp_millis())),
     };

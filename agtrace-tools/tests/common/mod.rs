@@ -108,7 +108,11 @@ pub fn dump(data_dir: &Path) -> Vec<String> {
         .map(Result::unwrap),
     );
     let orphans: i64 = conn
-        .query_row("SELECT count(*) FROM usage WHERE sid NOT IN (SELECT sid FROM sessions)", [], |r| r.get(0))
+        .query_row(
+            "SELECT count(*) FROM usage WHERE sid NOT IN (SELECT sid FROM sessions)",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
     out.push(format!("orphan usage rows: {orphans}"));
     out
