@@ -4,6 +4,8 @@
 //!
 //! - [`model`]: the normalized vocabulary (events, providers, tokens, turns and steps);
 //! - [`providers`]: the log parsers, raw records in, [`model::Event`]s out;
+//! - [`pricing`]: the price table (`data/prices.toml`) and who spent the tokens (per request,
+//!   model, tool call);
 //! - [`index`]: the embedded SQLite index (schema, incremental ingestion, queries);
 //! - [`store`]: [`store::TraceStore`], what the tools call, with its cache of parsed sessions;
 //! - [`tools`]: the MCP tools, one file each;
@@ -26,6 +28,7 @@ pub mod error;
 pub mod fresh;
 pub mod index;
 pub mod model;
+pub mod pricing;
 pub mod providers;
 pub mod secrets;
 pub mod server;

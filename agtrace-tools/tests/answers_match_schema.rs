@@ -69,6 +69,10 @@ async fn every_answer_of_every_tool_matches_its_output_schema() {
         seen.ok(&all_pages(&c, "list_sessions", json!({"provider": provider})).await);
     }
     seen.ok(&all_pages(&c, "get_project_info", json!({"limit": 1})).await);
+    for group_by in ["model", "day", "session"] {
+        let args = json!({"group_by": group_by, "limit": 2});
+        seen.ok(&all_pages(&c, "get_project_costs", args).await);
+    }
     let ids: Vec<String> = items(&sessions)
         .iter()
         .map(|s| s["session_id"].as_str().unwrap().to_owned())
@@ -77,7 +81,11 @@ async fn every_answer_of_every_tool_matches_its_output_schema() {
 
     for id in &ids {
         let detail = store.load_session(id).unwrap();
-        for tool in ["get_session_summary", "analyze_session"] {
+        for tool in [
+            "get_session_summary",
+            "analyze_session",
+            "get_session_costs",
+        ] {
             let a = c.call(tool, json!({"session_id": id})).await;
             a.expect_ok();
             seen.ok(&[a]);
@@ -142,6 +150,15 @@ async fn every_answer_of_every_tool_matches_its_output_schema() {
             .await,
     );
     seen.error(&c.call("search_event_previews", json!({})).await);
+    seen.error(
+        &c.call("get_project_costs", json!({"group_by": "week"}))
+            .await,
+    );
+    seen.error(
+        &c.call("get_project_costs", json!({"since": "yesterday"}))
+            .await,
+    );
+
     for path in ["src/", "**/*.rs", "/home"] {
         seen.ok(&all_pages(&c, "list_file_history", json!({"path": path, "limit": 7})).await);
     }

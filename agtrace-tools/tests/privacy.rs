@@ -332,7 +332,15 @@ async fn every_answer(show_secrets: bool) -> Vec<String> {
         )
         .await,
     );
-    let mut served: Vec<&str> = vec!["list_sessions", "get_project_info", "search_event_previews"];
+    texts.extend(page_all("list_file_history", json!({"path": "**/*"})).await);
+    texts.extend(page_all("get_project_costs", json!({"group_by": "session"})).await);
+    let mut served: Vec<&str> = vec![
+        "list_sessions",
+        "get_project_info",
+        "search_event_previews",
+        "list_file_history",
+        "get_project_costs",
+    ];
     for s in &sessions {
         let id = s.id.as_str();
         for tool in [
@@ -340,6 +348,7 @@ async fn every_answer(show_secrets: bool) -> Vec<String> {
             "get_session_turns",
             "get_session_full",
             "analyze_session",
+            "get_session_costs",
         ] {
             texts.extend(page_all(tool, json!({"session_id": id})).await);
             served.push(tool);

@@ -153,10 +153,18 @@ async fn every_page_of_every_tool_fits_its_budget_and_full_texts_are_exact() {
     assert!(ids.contains(&BIG_ID.to_owned()));
     sizes.record(&all_pages(&c, "list_sessions", json!({"limit": 1})).await);
     sizes.record(&all_pages(&c, "get_project_info", json!({"limit": 100})).await);
+    for group_by in ["model", "day", "session"] {
+        let args = json!({"group_by": group_by, "limit": 100});
+        sizes.record(&all_pages(&c, "get_project_costs", args).await);
+    }
 
     for id in &ids {
         let detail = store.load_session(id).unwrap();
-        for tool in ["get_session_summary", "analyze_session"] {
+        for tool in [
+            "get_session_summary",
+            "analyze_session",
+            "get_session_costs",
+        ] {
             let a = c.call(tool, json!({"session_id": id})).await;
             a.expect_ok();
             c.assert_within_size_hint(&a);

@@ -28,7 +28,7 @@ fn field(items: &[Value], key: &str) -> Vec<Value> {
 async fn small_pages_cover_the_same_items_as_one_big_page() {
     let s = samples().await;
     let c = &s.client;
-    let cases: [(&str, Value, &str); 5] = [
+    let cases: [(&str, Value, &str); 7] = [
         (
             "list_sessions",
             json!({"include_subagents": true}),
@@ -50,6 +50,12 @@ async fn small_pages_cover_the_same_items_as_one_big_page() {
             "event_index",
         ),
         ("get_project_info", json!({}), "hash"),
+        (
+            "get_project_costs",
+            json!({"group_by": "session"}),
+            "session_id",
+        ),
+        ("list_file_history", json!({"path": "**/*"}), "path"),
     ];
     let rows: Vec<&str> = cases.iter().map(|(tool, _, _)| *tool).collect();
     assert_every_paginated_tool(&s, "pages of items", &rows);
@@ -116,7 +122,7 @@ async fn mangled_and_misused_cursors_are_invalid_cursor() {
     let s = samples().await;
     let c = &s.client;
     // `get_project_info` has no argument besides the page's own: no "other query" to try.
-    let cases: [(&str, Value, Option<Value>); 5] = [
+    let cases: [(&str, Value, Option<Value>); 7] = [
         (
             "list_sessions",
             json!({"include_subagents": true, "limit": 1}),
@@ -138,6 +144,16 @@ async fn mangled_and_misused_cursors_are_invalid_cursor() {
             Some(json!({"query": "python", "limit": 1})),
         ),
         ("get_project_info", json!({"limit": 1}), None),
+        (
+            "get_project_costs",
+            json!({"group_by": "session", "limit": 1}),
+            Some(json!({"group_by": "day", "limit": 1})),
+        ),
+        (
+            "list_file_history",
+            json!({"path": "**/*", "limit": 1}),
+            Some(json!({"path": "**/*.py", "limit": 1})),
+        ),
     ];
     let rows: Vec<&str> = cases.iter().map(|(tool, _, _)| *tool).collect();
     assert_every_paginated_tool(&s, "cursor checks", &rows);

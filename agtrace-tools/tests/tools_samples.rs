@@ -215,6 +215,7 @@ async fn session_ids_resolve_whole_or_by_unique_prefix_with_clear_errors() {
         ("get_session_full", json!({})),
         ("get_event_details", json!({"event_index": 0})),
         ("analyze_session", json!({})),
+        ("get_session_costs", json!({})),
         ("search_event_previews", json!({"query": "hoge"})),
     ];
     let taking_a_session = s.server.tools().filter(|t| {

@@ -398,6 +398,7 @@ fn delete_session_rows(tx: &Transaction, sid: i64) -> Result<()> {
         params![lo, hi],
     )?;
     tx.execute("DELETE FROM sessions WHERE sid = ?1", [sid])?;
+    super::usage::delete(tx, sid)?;
     Ok(())
 }
 
@@ -512,6 +513,12 @@ fn apply(
     }
     let project_hash = meta.project_hash();
     let tokens = st.tokens.total();
+    let base_tokens = match (&job.plan, parsed.appended) {
+        (Plan::Append { state, .. }, true) => Some(&state.tokens),
+        _ => None,
+    };
+    let usage = super::usage::collect(&parsed.events, base_tokens, meta.start_ms);
+    super::usage::write(tx, sid, usage, parsed.appended)?;
     tx.prepare_cached(
         "INSERT INTO sessions (sid, id, provider, project_hash, parent_id, is_subagent, start_ms, end_ms,
             model, event_count, turn_count, prompt_count, tool_calls, tool_errors, malformed,

@@ -9,6 +9,7 @@ pub(crate) mod query;
 pub(crate) mod schema;
 pub mod search_syntax;
 pub mod touches;
+pub mod usage;
 
 pub use archive::{ArchiveStats, copy_file as archive_copy};
 pub use discover::{SkipReason, SkipSummary, SkippedFile};

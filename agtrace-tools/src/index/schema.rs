@@ -34,7 +34,8 @@ const ADDED_TABLE_COUNT: i64 = 2;
 /// The oldest version [`ensure`] migrates in place: version 8 only added the `files`
 /// fingerprint columns (a row whose `tail_hash` is NULL is simply re-parsed from the start), and
 /// version 9 only added the CJK trigram table, filled from the stored event texts, and version
-/// 10 only changed what the parsers produce.
+/// 10 only added tables filled by re-parsing (`touches`, `usage`) and changed what the parsers
+/// produce.
 const MIGRATABLE_VERSION: i64 = 7;
 
 // ---- Version 10: file history (`touches`, filled by `index::touches::record`). ----
@@ -50,7 +51,6 @@ ALTER TABLE files ADD COLUMN tail_hash TEXT;
 ALTER TABLE files ADD COLUMN ino INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;
 "#;
-
 
 /// Search inside unspaced Chinese, Japanese and Korean text: `unicode61` keeps a whole run of
 /// such characters as one token, so `events_cjk` indexes the CJK-bearing words of each event
@@ -286,13 +286,14 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
         current = 9;
     }
     if current == 9 {
-        // Version 10 adds `touches`, filled at parse time, and corrects what the parsers make of
+        // Version 10 adds `touches` and `usage`, filled at parse time, and corrects what the parsers make of
         // today's logs (issue 14: Claude inline sidechain texts are no prompts, 2.1.x sub-agents
         // take their folder's session as parent, a Codex rollout is named by its first
         // `session_meta`, a fork skips the history it copied, Codex cache writes are read):
         // nothing proves a row current any more, so the next refresh re-parses each file once,
         // as after the 7 to 8 migration, while the kept sessions answer.
         tx.execute_batch(V10_TOUCHES)?;
+        tx.execute_batch(super::usage::USAGE_SCHEMA)?;
         tx.execute_batch("UPDATE files SET tail_hash = NULL, ino = 0, ctime_ns = 0")?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     } else if current != SCHEMA_VERSION {
@@ -327,6 +328,7 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
         tx.execute_batch(CREATE)?;
         tx.execute_batch(CJK)?;
         tx.execute_batch(V10_TOUCHES)?;
+        tx.execute_batch(super::usage::USAGE_SCHEMA)?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     }
     tx.execute_batch(ADDED_TABLES)?;

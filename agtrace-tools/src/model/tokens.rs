@@ -93,6 +93,11 @@ impl TokenAccumulator {
         self.open_message = None;
     }
 
+    /// The message whose usage later lines may still replace.
+    pub fn open_message(&self) -> Option<&str> {
+        self.open_message.as_deref()
+    }
+
     /// The usage counted so far.
     pub fn total(&self) -> TokenUsage {
         let mut t = self.closed;

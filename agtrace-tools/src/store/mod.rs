@@ -13,9 +13,10 @@ use rusqlite::Connection;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
-use crate::index::archive;
 use crate::fresh::Freshness;
+use crate::index::archive;
 use crate::index::query::{self, EventRow};
+use crate::index::usage::{self, UsageFilter, UsageGrouping, UsageRow};
 use crate::index::{
     IndexStats, Progress, ProjectInfo, SearchPage, SearchQuery, SessionCursor, SessionFilter,
     SessionPage, SessionSummary, ingest, schema,
@@ -407,6 +408,22 @@ impl TraceStore {
         q: &crate::index::touches::FileHistoryQuery,
     ) -> Result<crate::index::touches::FileHistoryPage> {
         self.with_conn(|c| crate::index::touches::history(c, q, self.masks()))
+    }
+
+    /// Token usage of every sub-agent session below session `id_or_prefix` (sub-agents of
+    /// sub-agents included), per session, from the index.
+    pub fn subagent_usage(&self, id_or_prefix: &str) -> Result<Vec<(String, Vec<UsageRow>)>> {
+        self.with_conn(|c| usage::descendants(c, &query::resolve(c, id_or_prefix)?))
+    }
+
+    /// Token usage over the sessions and days of `filter`, summed per `by` key, model and
+    /// prompt class, from the index.
+    pub fn usage(
+        &self,
+        filter: &UsageFilter,
+        by: UsageGrouping,
+    ) -> Result<Vec<(String, UsageRow)>> {
+        self.with_conn(|c| usage::grouped(c, filter, by))
     }
 
     /// Projects with session counts per provider, newest activity first.

@@ -17,16 +17,12 @@ const NOTHING: &str = "No tool call in the index touched this path. Paths match 
 // Rust docs only: the tool's own description already says what it takes.
 #[schemars(description = "")]
 pub struct ListFileHistoryArgs {
-    /// A file, a directory (all under it), or a glob (`*`, `?`, `[ab]`; `**` spans directories); relative to the project root (`src/lib.rs`, `src/`, `src/**/*.rs`) or absolute.
+    /// A file, a directory, or a glob (`src/**/*.rs`), relative to the project root or absolute.
     pub path: String,
     /// Only sessions of this project: root path or 64-hex hash.
     pub project: Option<String>,
-    /// Only sessions of this agent.
-    pub provider: Option<Provider>,
     /// Only sessions active at or after this RFC 3339 time.
     pub since: Option<String>,
-    /// Only sessions started at or before this RFC 3339 time.
-    pub until: Option<String>,
     /// Most rows per page.
     #[arg(default = 20, min = 1, max = 50)]
     pub limit: u32,
@@ -81,7 +77,7 @@ impl From<&FileTouch> for FileTouchRow {
 }
 
 /// Which sessions touched a file, and why: turns whose tool calls read, edited, wrote, ran or
-/// searched a path, directory or glob, newest first, with the action and the turn's prompt.
+/// searched it, newest first, with the turn's prompt.
 #[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn list_file_history(
     store: &TraceStore,
@@ -95,9 +91,9 @@ pub async fn list_file_history(
     let query = FileHistoryQuery {
         path,
         project: args.project.filter(|p| !p.trim().is_empty()),
-        provider: args.provider,
+        provider: None,
         since: parse_time("since", args.since.as_deref())?,
-        until: parse_time("until", args.until.as_deref())?,
+        until: None,
         after: args
             .cursor
             .as_ref()

@@ -113,5 +113,32 @@ pub fn dump(data_dir: &Path) -> Vec<String> {
         .unwrap()
         .map(Result::unwrap),
     );
+    // Token usage per day, model and prompt class (costs): sums independent of row numbering.
+    let mut st = conn
+        .prepare(
+            "SELECT s.id, u.day, u.model, u.class, u.requests, u.tok_input, u.tok_cached,
+                u.tok_cache_creation, u.tok_output, u.tok_reasoning
+             FROM usage u JOIN sessions s ON s.sid = u.sid ORDER BY s.id, u.day, u.model, u.class",
+        )
+        .unwrap();
+    let n = st.column_count();
+    out.extend(
+        st.query_map([], |r| {
+            Ok((0..n)
+                .map(|i| format!("{:?}", r.get_ref(i).unwrap()))
+                .collect::<Vec<_>>()
+                .join("|"))
+        })
+        .unwrap()
+        .map(Result::unwrap),
+    );
+    let orphans: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM usage WHERE sid NOT IN (SELECT sid FROM sessions)",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    out.push(format!("orphan usage rows: {orphans}"));
     out
 }

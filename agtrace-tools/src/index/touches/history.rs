@@ -377,7 +377,8 @@ fn roots(conn: &Connection, project: Option<&str>) -> Result<Vec<(String, String
     Ok(out)
 }
 
-/// One page of the history of `q.path`, newest session first. `mask` masks secrets in prompts.
+/// One page of the history of `q.path`, newest session first. `mask` masks secrets in prompts
+/// and paths.
 pub fn history(conn: &Connection, q: &FileHistoryQuery, mask: bool) -> Result<FileHistoryPage> {
     let project = q.project.as_deref().map(project_key);
     let roots = roots(conn, project.as_deref())?;
@@ -479,18 +480,23 @@ fn row(
         .iter()
         .filter_map(|&(_, a)| Action::from_code(a))
         .collect();
+    // A secret pasted into a command line can end up in a path operand.
+    let mut shown = path.clone();
+    if mask {
+        crate::secrets::mask_string(&mut shown);
+    }
     Ok(FileTouch {
         position: FileHistoryCursor {
             start_ms,
             sid,
             turn,
-            path: path.clone(),
+            path,
         },
         session_id,
         provider: decode::provider(decode::SESSION_PROVIDER, provider)?,
         session_start: (start_ms != 0).then(|| ts_from_ms(start_ms)).flatten(),
         project_root: root,
-        path,
+        path: shown,
         turn,
         prompt,
         actions: actions.into_iter().collect(),

@@ -3,6 +3,7 @@
 
 pub(crate) mod actions;
 pub(crate) mod budget;
+pub mod costs;
 pub mod errors;
 pub(crate) mod text;
 pub mod wire;
