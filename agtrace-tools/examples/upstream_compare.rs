@@ -285,7 +285,7 @@ fn largest_sessions(corpus: &Path, n: usize) -> Vec<(String, u64)> {
 }
 
 fn session_id(path: &Path) -> String {
-    let text = std::fs::read_to_string(&path).unwrap();
+    let text = std::fs::read_to_string(path).unwrap();
     let first: Value = if path.extension().is_some_and(|e| e == "json") {
         serde_json::from_str(&text).unwrap()
     } else {
@@ -461,7 +461,7 @@ fn main() {
         }
     }
 
-    let cases = vec![
+    let cases = [
         Case {
             label: "`list_sessions` first page (20)".into(),
             agtrace: ("list_sessions", json!({"limit": 20})),

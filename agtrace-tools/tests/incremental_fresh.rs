@@ -466,3 +466,20 @@ fn a_version_9_index_is_migrated_and_each_file_reparsed_once() {
     assert_eq!(version, 10);
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }
+
+/// Found by the proptest above: a log cut inside a line, then appended to.
+#[test]
+fn a_log_cut_inside_a_line_then_appended_to() {
+    for (slot, cut) in [(1, 4440042744178846793usize), (0, 245378015312), (2, 8657)] {
+        let ops = vec![
+            Op::Append(slot, vec![0]),
+            Op::Truncate(slot, cut),
+            Op::Append(slot, vec![2942144204]),
+        ];
+        let (stale, lost, diff) = run(&ops);
+        assert!(
+            diff.is_empty(),
+            "slot {slot}: stale {stale}, lost {lost}: {diff:#?}"
+        );
+    }
+}

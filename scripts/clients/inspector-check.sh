@@ -89,6 +89,8 @@ search_event_previews {\"query\": \"the\"}
 get_event_details {\"session_id\": \"$session\", \"event_index\": 0}
 analyze_session {\"session_id\": \"$session\"}
 list_file_history {\"path\": \"myapp/hoge.py\"}
+get_session_costs {\"session_id\": \"$session\"}
+get_project_costs {\"group_by\": \"model\"}
 " -- "${agtrace[@]}" serve
 
 strict_list hello_tools -- "$BIN_DIR/hello_tools"

@@ -829,7 +829,18 @@ pub fn run(
                     Plan::Append { offset, .. } => job.found.size.saturating_sub(*offset),
                 };
                 match parsed.result {
-                    Err(reason) => note_skip(&mut stats, &job.found.path, reason),
+                    Err(reason) => {
+                        // Read whole and found not to be a log (a file cut inside its first
+                        // record, then appended to): what was indexed of it is gone, and a
+                        // fresh build would hold no session for it either.
+                        if matches!(reason, SkipReason::NotALog | SkipReason::NotValidJson)
+                            && job.base.is_some()
+                            && remove_file(&tx, &job.found.key)?
+                        {
+                            stats.files_removed += 1;
+                        }
+                        note_skip(&mut stats, &job.found.path, reason)
+                    }
                     Ok(pf) => {
                         let appended = pf.appended;
                         let malformed_before = match &job.plan {
