@@ -7,6 +7,8 @@
 
 mod common;
 
+use common::phrase;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -439,16 +441,6 @@ fn token_totals_match_the_raw_records() {
         "{real:?}"
     );
     assert!(nonzero >= 5, "{nonzero}");
-}
-
-/// A phrase query of the first words of `prompt` (at most 8, letters and digits only).
-fn phrase(prompt: &str) -> String {
-    let words: Vec<&str> = prompt
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .take(8)
-        .collect();
-    format!("\"{}\"", words.join(" "))
 }
 
 #[test]

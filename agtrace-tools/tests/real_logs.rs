@@ -10,6 +10,10 @@
 //!
 //! and the person's prompts (turn count), each of which search must find.
 
+mod common;
+
+use common::phrase;
+
 use std::path::{Path, PathBuf};
 
 use agtrace_tools::config::Config;
@@ -386,16 +390,6 @@ fn turn_counts_are_the_persons_prompts() {
             e.prompts
         );
     }
-}
-
-/// A phrase query of the first words of `prompt` (at most 8, letters and digits only).
-fn phrase(prompt: &str) -> String {
-    let words: Vec<&str> = prompt
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .take(8)
-        .collect();
-    format!("\"{}\"", words.join(" "))
 }
 
 #[test]

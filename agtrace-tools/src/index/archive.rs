@@ -150,6 +150,14 @@ fn append_frame(copy: &Path, frame: &[u8]) -> std::io::Result<()> {
 /// off) only notes logs that came back. Returns what the archive holds.
 pub(super) fn sync(conn: &mut Connection, cfg: &Config, copy_new: bool) -> Result<ArchiveStats> {
     let mut stats = ArchiveStats::default();
+    // Every refresh comes here (each tool call's, while serving): with the setting off and no
+    // copy ever made there is nothing to note, and no reason to take the write lock.
+    if !copy_new {
+        let any: bool = conn.query_row("SELECT EXISTS(SELECT 1 FROM archive)", [], |r| r.get(0))?;
+        if !any {
+            return Ok(stats);
+        }
+    }
     // One writer at a time: two processes growing the same copy would each add the frame.
     let conn = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let pending: Vec<Pending> = {

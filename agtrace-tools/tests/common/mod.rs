@@ -142,3 +142,13 @@ pub fn dump(data_dir: &Path) -> Vec<String> {
     out.push(format!("orphan usage rows: {orphans}"));
     out
 }
+
+/// A phrase query of the first words of `prompt` (at most 8, letters and digits only).
+pub fn phrase(prompt: &str) -> String {
+    let words: Vec<&str> = prompt
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(8)
+        .collect();
+    format!("\"{}\"", words.join(" "))
+}
