@@ -51,27 +51,56 @@ pub fn is_cjk(c: char) -> bool {
 }
 
 fn has_cjk(s: &str) -> bool {
-    // Every CJK character is 3 or 4 bytes in UTF-8 with a lead byte of at least 0xE3: texts
-    // without one (most tool output) are dismissed by a byte scan.
-    s.bytes().any(|b| b >= 0xE3) && s.chars().any(is_cjk)
+    s.bytes().any(|b| b >= CJK_LEAD_MIN) && s.chars().any(is_cjk)
+}
+
+/// Every CJK character is 3 or 4 bytes in UTF-8 with a lead byte of at least 0xE3: a byte scan
+/// skips everything else (most tool output is ASCII).
+const CJK_LEAD_MIN: u8 = 0xE3;
+
+/// The byte offset of the first CJK letter (a CJK character that is also alphanumeric) at or
+/// after byte `from`, which must be a char boundary.
+fn next_cjk_char(s: &str, from: usize) -> Option<usize> {
+    let bytes = s.as_bytes();
+    let mut at = from;
+    while let Some(skip) = bytes[at..].iter().position(|&b| b >= CJK_LEAD_MIN) {
+        at += skip;
+        // A byte >= 0xE3 is always a lead byte, so `at` is a char boundary.
+        let c = s[at..].chars().next()?;
+        if is_cjk(c) && c.is_alphanumeric() {
+            return Some(at);
+        }
+        at += c.len_utf8();
+    }
+    None
 }
 
 /// The words of `text` (runs of letters and digits) that hold a CJK character, lower-cased and
 /// separated by spaces, or `None` when there is none: what the trigram table indexes for an
 /// event. Only these words: the rest of the text is already in the word index, and indexing all
 /// of it by trigrams would multiply the index's size and build time.
+///
+/// Runs once per indexed event, so it looks only around the CJK letters a byte scan finds and
+/// never classifies the characters of the words it does not keep.
 pub fn cjk_words(text: &str) -> Option<String> {
-    if !has_cjk(text) {
-        return None;
-    }
     let mut out = String::new();
-    for word in text.split(|c: char| !c.is_alphanumeric()) {
-        if word.chars().any(is_cjk) {
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out.extend(word.chars().flat_map(char::to_lowercase));
+    let mut from = 0;
+    while let Some(at) = next_cjk_char(text, from) {
+        let start = text[from..at]
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| c.is_alphanumeric())
+            .last()
+            .map_or(at, |(i, _)| from + i);
+        let end = text[at..]
+            .char_indices()
+            .find(|(_, c)| !c.is_alphanumeric())
+            .map_or(text.len(), |(i, _)| at + i);
+        if !out.is_empty() {
+            out.push(' ');
         }
+        out.extend(text[start..end].chars().flat_map(char::to_lowercase));
+        from = end;
     }
     (!out.is_empty()).then_some(out)
 }
@@ -500,6 +529,26 @@ mod tests {
             cjk_words("我们需要修复搜索功能的错误。한국어검색"),
             Some("我们需要修复搜索功能的错误 한국어검색".to_string())
         );
+    }
+
+    /// The plain definition `cjk_words` must agree with: split into runs of letters and digits,
+    /// keep those holding a CJK character.
+    fn cjk_words_by_splitting(text: &str) -> Option<String> {
+        let words: Vec<String> = text
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| w.chars().any(is_cjk))
+            .map(|w| w.chars().flat_map(char::to_lowercase).collect())
+            .collect();
+        (!words.is_empty()).then(|| words.join(" "))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn cjk_words_equals_splitting_into_words(
+            text in "[a-zA-Zé0-9 .,_\\-\u{3000}-\u{3002}\u{3040}-\u{30FF}\u{4E00}-\u{4E10}\u{AC00}-\u{AC05}\u{FF61}-\u{FF9F}\u{9FFE}\u{1F600}Ⅻ²]{0,40}"
+        ) {
+            proptest::prop_assert_eq!(cjk_words(&text), cjk_words_by_splitting(&text));
+        }
     }
 
     #[test]
