@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use agtrace_tools::config::Config;
+use agtrace_tools::index::SearchQuery;
 use agtrace_tools::store::TraceStore;
 use common::dump;
 use proptest::prelude::*;
@@ -411,8 +412,8 @@ fn a_version_7_index_is_migrated_and_each_file_reparsed_once() {
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
     assert_eq!(
-        version, 10,
-        "migrated through 8 and 9 to the current version"
+        version, 11,
+        "migrated through 8, 9 and 10 to the current version"
     );
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }
@@ -463,7 +464,55 @@ fn a_version_9_index_is_migrated_and_each_file_reparsed_once() {
         .unwrap()
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 10);
+    assert_eq!(version, 11);
+    assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
+}
+
+/// An index written by version 10 (its word index tokenized by `unicode61` itself) is migrated
+/// in place: the word index is declared with the current tokenizer and refilled from the stored
+/// texts, and no file is parsed again.
+#[test]
+fn a_version_10_index_gets_its_word_index_refilled_without_reparsing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (logs, store) = common::sample_store(tmp.path());
+    store.refresh().unwrap();
+    let before = store
+        .search(&SearchQuery {
+            text: "error".into(),
+            limit: 50,
+            ..Default::default()
+        })
+        .unwrap()
+        .hits
+        .len();
+    assert!(before > 0, "the sample logs mention an error");
+    drop(store);
+    let data = tmp.path().join("data");
+    {
+        let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
+        conn.execute_batch(
+            "DROP TABLE events_fts;
+             CREATE VIRTUAL TABLE events_fts USING fts5(
+                 text, tags, content = '', contentless_delete = 1,
+                 tokenize = 'unicode61 remove_diacritics 2');
+             PRAGMA user_version = 10;",
+        )
+        .unwrap();
+    }
+    let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
+    let after = store
+        .search(&SearchQuery {
+            text: "error".into(),
+            limit: 50,
+            ..Default::default()
+        })
+        .unwrap()
+        .hits
+        .len();
+    assert_eq!(after, before, "found by the refilled word index");
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
+    drop(store);
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }
 

@@ -25,6 +25,7 @@
 //! mtime is taken for no change. Hashing the whole prefix would close it at the cost of
 //! re-reading every growing log in full on every refresh.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -39,7 +40,11 @@ use sha2::{Digest, Sha256};
 
 use super::archive::{self, ArchiveStats};
 use super::discover::{self, Found, SkipReason, SkipSummary, SkippedFile};
+use super::fts_tokens::Unicode61;
 use super::schema::{MAX_EVENTS_PER_SESSION, eid, eid_range};
+use super::search_syntax::cjk_words;
+use super::touches::{self, Touch};
+use super::usage;
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::model::{Event, EventKind, Provider};
@@ -164,6 +169,58 @@ struct ParsedFile {
     head_hash: String,
     tail_hash: String,
     appended: bool,
+    derived: Derived,
+}
+
+/// Rows derived from a file's events beside the events themselves, computed on the parser
+/// thread: the one writer thread bounds the build, so it only writes.
+struct Derived {
+    /// The word index's tokens of each event's text ([`super::fts_tokens`]), in the order of the
+    /// events; `None` if this thread could not make a tokenizer (FTS5 missing).
+    words: Option<Vec<String>>,
+    /// [`cjk_words`] of each event, in the order of the events.
+    cjk: Vec<Option<String>>,
+    touches: Vec<Touch>,
+    usage: usage::Parts,
+}
+
+thread_local! {
+    /// Each parser thread's tokenizer, made at its first file.
+    static TOKENIZER: RefCell<Option<Unicode61>> = const { RefCell::new(None) };
+}
+
+fn word_tokens(events: &[Event]) -> Option<Vec<String>> {
+    TOKENIZER.with_borrow_mut(|slot| {
+        let tokenizer = match slot {
+            Some(t) => t,
+            None => slot.insert(Unicode61::new().ok()?),
+        };
+        Some(
+            events
+                .iter()
+                .map(|e| {
+                    let mut out = String::new();
+                    tokenizer.tokens(&e.text, &mut out);
+                    out
+                })
+                .collect(),
+        )
+    })
+}
+
+impl Derived {
+    fn of(plan: &Plan, state: &ParseState, events: &[Event], appended: bool) -> Self {
+        let base_tokens = match (plan, appended) {
+            (Plan::Append { state, .. }, true) => Some(&state.tokens),
+            _ => None,
+        };
+        Derived {
+            words: word_tokens(events),
+            cjk: events.iter().map(|e| cjk_words(&e.text)).collect(),
+            touches: touches::extract(events, state.meta.cwd.as_deref()),
+            usage: usage::collect(events, base_tokens, state.meta.start_ms),
+        }
+    }
 }
 
 fn hash_range(file: &mut File, start: u64, len: u64) -> std::io::Result<String> {
@@ -285,6 +342,7 @@ fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
         // Unchanged while the fingerprint is: nothing else of the source is compared.
         let fingerprint = format!("{:016x}", f.ctime_ns);
         return Ok(ParsedFile {
+            derived: Derived::of(&job.plan, &state, &events, false),
             state,
             events,
             end_offset: 0,
@@ -343,6 +401,7 @@ fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
         }
     })?;
     Ok(ParsedFile {
+        derived: Derived::of(&job.plan, &state, &events, appended),
         state,
         events,
         end_offset,
@@ -369,7 +428,7 @@ fn document_skip(bytes: &[u8], mtime_ns: i64) -> SkipReason {
     }
 }
 
-fn tags(provider: Provider, kind: EventKind) -> String {
+pub(crate) fn tags(provider: Provider, kind: EventKind) -> String {
     format!(
         "p{} k{}",
         provider.as_str().replace('_', ""),
@@ -392,13 +451,13 @@ fn delete_session_rows(tx: &Transaction, sid: i64) -> Result<()> {
         params![lo, hi],
     )?;
     super::schema::unindex_cjk(tx, lo, hi)?;
-    super::touches::unrecord(tx, lo, hi)?;
+    touches::unrecord(tx, lo, hi)?;
     tx.execute(
         "DELETE FROM events WHERE eid BETWEEN ?1 AND ?2",
         params![lo, hi],
     )?;
     tx.execute("DELETE FROM sessions WHERE sid = ?1", [sid])?;
-    super::usage::delete(tx, sid)?;
+    usage::delete(tx, sid)?;
     Ok(())
 }
 
@@ -454,7 +513,11 @@ fn apply(
         )?;
         let mut ins_fts =
             tx.prepare_cached("INSERT INTO events_fts (rowid, text, tags) VALUES (?1, ?2, ?3)")?;
-        for ev in &parsed.events {
+        let kind_tags = EventKind::ALL.map(|k| tags(st.provider, k));
+        let words = parsed.derived.words.as_deref().ok_or_else(|| {
+            Error::IndexUnavailable("SQLite's FTS5 tokenizer unicode61 could not be made".into())
+        })?;
+        for ((ev, cjk), words) in parsed.events.iter().zip(&parsed.derived.cjk).zip(words) {
             if ev.index > MAX_EVENTS_PER_SESSION {
                 notes.push(format!(
                     "{}: more than {} events; the rest are not indexed",
@@ -480,14 +543,17 @@ fn apply(
             let t1 = Instant::now();
             timing.0 += (t1 - t0).as_nanos() as u64;
             if !ev.text.is_empty() {
-                ins_fts.execute(params![id, ev.text, tags(st.provider, ev.kind)])?;
-                super::schema::index_cjk(tx, id, &ev.text)?;
+                let tags = &kind_tags[ev.kind.code() as usize];
+                ins_fts.execute(params![id, words, tags])?;
+                if let Some(words) = cjk {
+                    super::schema::insert_cjk_words(tx, id, words)?;
+                }
                 timing.1 += t1.elapsed().as_nanos() as u64;
             }
             added += 1;
         }
     }
-    super::touches::record(tx, sid, &parsed.events, meta.cwd.as_deref())?;
+    touches::record(tx, sid, &parsed.derived.touches)?;
     // Statements below avoid `INSERT OR REPLACE` and upserts: those need a statement journal,
     // and every statement savepoint makes FTS5 flush its pending terms to a new segment. One
     // flush per file meant thousands of small segments and merges; now pending terms are
@@ -513,12 +579,7 @@ fn apply(
     }
     let project_hash = meta.project_hash();
     let tokens = st.tokens.total();
-    let base_tokens = match (&job.plan, parsed.appended) {
-        (Plan::Append { state, .. }, true) => Some(&state.tokens),
-        _ => None,
-    };
-    let usage = super::usage::collect(&parsed.events, base_tokens, meta.start_ms);
-    super::usage::write(tx, sid, usage, parsed.appended)?;
+    usage::write(tx, sid, parsed.derived.usage, parsed.appended)?;
     tx.prepare_cached(
         "INSERT INTO sessions (sid, id, provider, project_hash, parent_id, is_subagent, start_ms, end_ms,
             model, event_count, turn_count, prompt_count, tool_calls, tool_errors, malformed,

@@ -4,6 +4,7 @@
 pub(crate) mod archive;
 mod decode;
 pub(crate) mod discover;
+pub mod fts_tokens;
 pub(crate) mod ingest;
 pub(crate) mod query;
 pub(crate) mod schema;

@@ -13,7 +13,7 @@ use crate::error::Result;
 /// version is dropped and rebuilt rather than misread. A new table no earlier version reads
 /// goes in [`ADDED_TABLES`] instead: nothing can misread it, and agtrace versions on either
 /// side of it keep sharing the index instead of rebuilding it in turn.
-pub const SCHEMA_VERSION: i64 = 10;
+pub const SCHEMA_VERSION: i64 = 11;
 
 /// Tables added since [`SCHEMA_VERSION`] was last bumped, created where missing.
 ///
@@ -35,7 +35,8 @@ const ADDED_TABLE_COUNT: i64 = 2;
 /// fingerprint columns (a row whose `tail_hash` is NULL is simply re-parsed from the start), and
 /// version 9 only added the CJK trigram table, filled from the stored event texts, and version
 /// 10 only added tables filled by re-parsing (`touches`, `usage`) and changed what the parsers
-/// produce.
+/// produce, and version 11 only declared `events_fts` with another tokenizer that makes the
+/// same tokens ([`super::fts_tokens`]), refilled from the stored texts.
 const MIGRATABLE_VERSION: i64 = 7;
 
 // ---- Version 10: file history (`touches`, filled by `index::touches::record`). ----
@@ -55,7 +56,7 @@ ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;
 /// Search inside unspaced Chinese, Japanese and Korean text: `unicode61` keeps a whole run of
 /// such characters as one token, so `events_cjk` indexes the CJK-bearing words of each event
 /// ([`cjk_words`]) by trigrams. Only those words: indexing every text by trigrams would triple
-/// the index. The indexer writes it beside `events_fts` ([`index_cjk`], [`unindex_cjk`]); not by
+/// the index. The indexer writes it beside `events_fts` ([`insert_cjk_words`], [`unindex_cjk`]); not by
 /// a trigger on `events`, which would give every event insert a statement journal and so make
 /// FTS5 flush its pending terms at each one (measured: a 3–4x slower build). `search` reads it
 /// only for queries with CJK characters. Normal (not contentless) so that 1–2 character words,
@@ -65,11 +66,18 @@ const CJK: &str =
 
 /// Adds the CJK-bearing words of event `eid`'s text to `events_cjk`; a text without any adds
 /// nothing. Call inside the write transaction that inserts the event.
-pub fn index_cjk(conn: &Connection, eid: i64, text: &str) -> Result<()> {
-    if let Some(words) = cjk_words(text) {
-        conn.prepare_cached("INSERT INTO events_cjk(rowid, text) VALUES (?1, ?2)")?
-            .execute(rusqlite::params![eid, words])?;
+fn index_cjk(conn: &Connection, eid: i64, text: &str) -> Result<()> {
+    match cjk_words(text) {
+        Some(words) => insert_cjk_words(conn, eid, &words),
+        None => Ok(()),
     }
+}
+
+/// Adds `words` (what [`cjk_words`] made of event `eid`'s text, computed ahead by a parser
+/// thread) to `events_cjk`.
+pub fn insert_cjk_words(conn: &Connection, eid: i64, words: &str) -> Result<()> {
+    conn.prepare_cached("INSERT INTO events_cjk(rowid, text) VALUES (?1, ?2)")?
+        .execute(rusqlite::params![eid, words])?;
     Ok(())
 }
 
@@ -174,14 +182,49 @@ CREATE TABLE events (
     src_len INTEGER,
     text TEXT NOT NULL
 );
+"#;
+
+/// The word index. Contentless: the texts are stored once, in `events`. Its tokenizer
+/// takes documents as `unicode61 remove_diacritics 2` tokens made ahead by the parser threads
+/// and hands queries to that same tokenizer ([`super::fts_tokens`]).
+const WORDS: &str = r#"
 CREATE VIRTUAL TABLE events_fts USING fts5(
     text, tags,
     content = '', contentless_delete = 1,
-    tokenize = 'unicode61 remove_diacritics 2'
+    tokenize = 'agtrace_tokens'
 );
 -- Fewer, larger merges: bulk indexing spends most of its time merging FTS segments.
 INSERT INTO events_fts(events_fts, rank) VALUES('automerge', 16);
 "#;
+
+/// Fills `events_fts` from the events already indexed (migration from version 10).
+fn refill_words(conn: &Connection) -> Result<()> {
+    let mut tokens = super::fts_tokens::Unicode61::new()?;
+    let mut st = conn.prepare(
+        "SELECT e.eid, e.text, e.kind, s.provider FROM events e JOIN sessions s ON s.sid = e.eid >> 24
+         WHERE e.text != ''",
+    )?;
+    let mut ins = conn.prepare("INSERT INTO events_fts (rowid, text, tags) VALUES (?1, ?2, ?3)")?;
+    let mut rows = st.query([])?;
+    let mut text = String::new();
+    while let Some(row) = rows.next()? {
+        let (Some(kind), Some(provider)) = (
+            crate::model::EventKind::from_code(row.get(2)?),
+            crate::model::Provider::from_code(row.get(3)?),
+        ) else {
+            continue;
+        };
+        text.clear();
+        tokens.tokens(row.get_ref(1)?.as_str().unwrap_or(""), &mut text);
+        let eid: i64 = row.get(0)?;
+        ins.execute(rusqlite::params![
+            eid,
+            text,
+            super::ingest::tags(provider, kind)
+        ])?;
+    }
+    Ok(())
+}
 
 /// Pending full-text terms FTS5 may hold in memory before writing a segment, for a large run
 /// (the FTS5 default, 1 MB, otherwise). The indexer's transactions (`ingest::BATCH_BYTES` of
@@ -218,6 +261,7 @@ pub fn tune_fts(conn: &Connection, bulk: bool) -> Result<()> {
 /// Opens a connection with the settings every user of the index needs.
 pub fn open(path: &std::path::Path) -> Result<Connection> {
     let conn = Connection::open(path)?;
+    super::fts_tokens::register(&conn)?;
     conn.busy_timeout(std::time::Duration::from_secs(60))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
@@ -295,6 +339,12 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
         tx.execute_batch(V10_TOUCHES)?;
         tx.execute_batch(super::usage::USAGE_SCHEMA)?;
         tx.execute_batch("UPDATE files SET tail_hash = NULL, ino = 0, ctime_ns = 0")?;
+        current = 10;
+    }
+    if current == 10 {
+        tx.execute_batch("DROP TABLE events_fts")?;
+        tx.execute_batch(WORDS)?;
+        refill_words(&tx)?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     } else if current != SCHEMA_VERSION {
         let mut names: Vec<(String, String)> = {
@@ -326,6 +376,7 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
             }
         }
         tx.execute_batch(CREATE)?;
+        tx.execute_batch(WORDS)?;
         tx.execute_batch(CJK)?;
         tx.execute_batch(V10_TOUCHES)?;
         tx.execute_batch(super::usage::USAGE_SCHEMA)?;

@@ -52,15 +52,18 @@ pub struct UsageRow {
 
 type Key = (i64, String, PromptClass);
 
+/// A session's usage summed by [`collect`]: requests and tokens per (day, model, class).
+pub(crate) type Parts = HashMap<Key, (u32, Delta)>;
+
 /// Sums what `events` add to a session's usage, continuing from `base` (the accumulator of
 /// the events indexed before them, for an append).
 pub(crate) fn collect(
     events: &[Event],
     base: Option<&TokenAccumulator>,
     start_ms: Option<i64>,
-) -> HashMap<Key, (u32, Delta)> {
+) -> Parts {
     let mut walker = base.map_or_else(UsageWalker::default, |b| UsageWalker::resume(b.clone()));
-    let mut out: HashMap<Key, (u32, Delta)> = HashMap::new();
+    let mut out = Parts::new();
     for ev in events {
         let Some(c) = walker.count(ev) else { continue };
         let ms = ev
@@ -82,12 +85,7 @@ pub(crate) fn collect(
 
 /// Writes the usage of session `sid`: adds `parts` to its rows when `appended`, else they
 /// replace them. Avoids upserts (see the note in `ingest::apply`): reads, deletes, inserts.
-pub(crate) fn write(
-    tx: &Transaction,
-    sid: i64,
-    mut parts: HashMap<Key, (u32, Delta)>,
-    appended: bool,
-) -> Result<()> {
+pub(crate) fn write(tx: &Transaction, sid: i64, mut parts: Parts, appended: bool) -> Result<()> {
     if appended {
         if parts.is_empty() {
             return Ok(());

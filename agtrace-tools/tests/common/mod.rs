@@ -39,6 +39,7 @@ pub fn sample_store(tmp: &Path) -> (PathBuf, TraceStore) {
 /// Everything the index holds, independent of row numbering, for comparing two indexes.
 pub fn dump(data_dir: &Path) -> Vec<String> {
     let conn = rusqlite::Connection::open(data_dir.join("index.sqlite")).unwrap();
+    agtrace_tools::index::fts_tokens::register(&conn).unwrap();
     let mut out = Vec::new();
     let mut st = conn
         .prepare(

@@ -1,6 +1,6 @@
 //! File history: which tool calls read, edited, wrote, ran or searched which paths.
 //!
-//! Extracted when events are indexed ([`record`], in the transaction that writes them) into the
+//! Extracted when events are parsed ([`extract`]) and written with them ([`record`]) into the
 //! `touches` table, one row per (path, tool call, action), so that [`history`] answers from the
 //! index alone. A path is stored relative to its session's root (the `cwd` its log names) when
 //! inside it, else absolute, in the normal form of [`paths`]; a query's relative path matches
@@ -107,18 +107,48 @@ pub fn call_rows(tool: Option<&str>, args: &str, root: Option<&str>) -> Vec<(Str
     out
 }
 
-/// Writes the touches of the tool calls among `events` of session `sid`, whose root is `cwd`
-/// as its log wrote it. Call in the transaction that writes the events.
-pub fn record(tx: &Transaction, sid: i64, events: &[Event], cwd: Option<&str>) -> Result<()> {
+/// One `touches` row of a session, before its session number is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Touch {
+    /// The path as stored (see [`call_rows`]).
+    pub path: String,
+    /// The tool call's event index in its session.
+    pub index: u32,
+    /// What the call did to the path.
+    pub action: Action,
+    /// The tool call's turn.
+    pub turn: u32,
+}
+
+/// The touches of the tool calls among `events` of a session whose root is `cwd` as its log
+/// wrote it. Pure, so that parser threads compute them and the single writer only writes.
+pub fn extract(events: &[Event], cwd: Option<&str>) -> Vec<Touch> {
     let root = cwd.and_then(paths::root_form);
+    events
+        .iter()
+        .filter(|e| {
+            e.kind == EventKind::ToolCall && e.index <= super::schema::MAX_EVENTS_PER_SESSION
+        })
+        .flat_map(|ev| {
+            call_rows(ev.tool_name.as_deref(), &ev.text, root.as_deref())
+                .into_iter()
+                .map(|(path, action)| Touch {
+                    path,
+                    index: ev.index,
+                    action,
+                    turn: ev.turn,
+                })
+        })
+        .collect()
+}
+
+/// Writes `touches` ([`extract`]) as rows of session `sid`. Call in the transaction that
+/// writes the events.
+pub fn record(tx: &Transaction, sid: i64, touches: &[Touch]) -> Result<()> {
     let mut ins =
         tx.prepare_cached("INSERT INTO touches (path, eid, action, turn) VALUES (?1, ?2, ?3, ?4)")?;
-    for ev in events.iter().filter(|e| {
-        e.kind == EventKind::ToolCall && e.index <= super::schema::MAX_EVENTS_PER_SESSION
-    }) {
-        for (path, action) in call_rows(ev.tool_name.as_deref(), &ev.text, root.as_deref()) {
-            ins.execute(params![path, eid(sid, ev.index), action.code(), ev.turn])?;
-        }
+    for t in touches {
+        ins.execute(params![t.path, eid(sid, t.index), t.action.code(), t.turn])?;
     }
     Ok(())
 }
