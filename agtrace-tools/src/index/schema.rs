@@ -242,18 +242,21 @@ pub fn tune_fts(conn: &Connection, bulk: bool) -> Result<()> {
     } else {
         FTS_HASH_BYTES
     };
-    let current: Option<i64> = conn
-        .query_row(
-            "SELECT v FROM events_fts_config WHERE k = 'hashsize'",
-            [],
-            |r| r.get(0),
-        )
-        .optional()?;
-    if current.unwrap_or(FTS_HASH_BYTES) != want {
-        conn.execute(
-            "INSERT INTO events_fts(events_fts, rank) VALUES('hashsize', ?1)",
-            [want],
-        )?;
+    // Both full-text tables: the CJK one gets a segment per megabyte of its terms otherwise.
+    for table in ["events_fts", "events_cjk"] {
+        let current: Option<i64> = conn
+            .query_row(
+                &format!("SELECT v FROM {table}_config WHERE k = 'hashsize'"),
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        if current.unwrap_or(FTS_HASH_BYTES) != want {
+            conn.execute(
+                &format!("INSERT INTO {table}({table}, rank) VALUES('hashsize', ?1)"),
+                [want],
+            )?;
+        }
     }
     Ok(())
 }

@@ -121,10 +121,11 @@ pub struct Touch {
 }
 
 /// The touches of the tool calls among `events` of a session whose root is `cwd` as its log
-/// wrote it. Pure, so that parser threads compute them and the single writer only writes.
+/// wrote it, in the table's key order (so the writer's inserts stay near each other). Pure, so
+/// that parser threads compute them and the single writer only writes.
 pub fn extract(events: &[Event], cwd: Option<&str>) -> Vec<Touch> {
     let root = cwd.and_then(paths::root_form);
-    events
+    let mut touches: Vec<Touch> = events
         .iter()
         .filter(|e| {
             e.kind == EventKind::ToolCall && e.index <= super::schema::MAX_EVENTS_PER_SESSION
@@ -139,7 +140,9 @@ pub fn extract(events: &[Event], cwd: Option<&str>) -> Vec<Touch> {
                     turn: ev.turn,
                 })
         })
-        .collect()
+        .collect();
+    touches.sort_by(|a, b| (&a.path, a.index, a.action).cmp(&(&b.path, b.index, b.action)));
+    touches
 }
 
 /// Writes `touches` ([`extract`]) as rows of session `sid`. Call in the transaction that
