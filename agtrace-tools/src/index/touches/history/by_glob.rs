@@ -61,6 +61,9 @@ impl Scope {
     }
 }
 
+/// The (event id, action) calls of one listed row.
+type Calls = BTreeSet<(i64, i64)>;
+
 /// A session that passed the query's filters.
 struct Session {
     sid: i64,
@@ -210,7 +213,8 @@ impl Gathered {
             return;
         }
         let root = s.root.as_deref().and_then(paths::root_form);
-        let mut own: BTreeMap<(Reverse<u32>, String), BTreeSet<(i64, i64)>> = BTreeMap::new();
+        // Later turns first, then paths A to Z: the listing's order within a session.
+        let mut own: BTreeMap<(Reverse<u32>, String), Calls> = BTreeMap::new();
         for (path, eid, action, turn) in rows {
             let shown = match &root {
                 Some(r) if !paths::is_absolute(&path) => {
