@@ -2,17 +2,18 @@
 //!
 //! A glob matches few distinct stored paths, each in many rows. So the distinct paths are
 //! matched first (one seek of the primary key per path, see [`distinct_paths`]), and rows are
-//! then read only for the sessions a page shows, newest first. Which sessions those are is
-//! found one of two ways:
+//! then read only for the sessions a page shows, newest first, found in up to three steps:
 //!
-//! - *sparse*: the sessions of each matching path are listed, one seek per (path, session)
-//!   pair, as long as there are at most [`PAIR_BUDGET`] pairs; then sorted, and the newest read;
-//! - *dense*, beyond that: sessions are walked newest first and each one's rows read through
-//!   `touches_by_eid`, keeping the matching paths. With that many pairs a page fills after a
-//!   few sessions.
+//! 1. *walk*: the newest [`WALK`] sessions passing the filters are read whole through
+//!    `touches_by_eid`, keeping the matching paths. When the glob matches common files the
+//!    page fills here.
+//! 2. *list*: else matches are rare among the newest sessions, so the sessions of each
+//!    matching path are listed, one seek per (path, session) pair, while there are at most
+//!    [`PAIR_BUDGET`] pairs; those older than the walked ones are read, newest first.
+//! 3. with more pairs than that, the walk goes on to the oldest session.
 //!
-//! Either way each listed session's rows are grouped whole, in the order of [`Key`], so the
-//! pages are those of grouping every match at once.
+//! Each listed session's rows are grouped whole, in the order of [`Key`], so the pages are
+//! those of grouping every match at once.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -23,9 +24,15 @@ use super::{FileHistoryQuery, Group, Key, Probe, Range, paths, upper};
 use crate::error::Result;
 use crate::index::schema::{EVENT_BITS, eid_range};
 
-/// Most (path, session) pairs listed before the sessions are walked instead: a few
-/// milliseconds of seeks, the cost of walking a few dozen sessions.
+/// Sessions walked before the matches' sessions are listed: a few thousand index entries.
+const WALK: usize = 32;
+
+/// Most (path, session) pairs listed before the walk goes on instead: a few milliseconds of
+/// seeks, the cost of walking a few dozen more sessions.
 const PAIR_BUDGET: usize = 2048;
+
+/// (start, row id) of a session: where a walk of the sessions, newest first, stopped.
+type At = (i64, i64);
 
 /// Which sessions' rows of a stored path the query takes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -246,14 +253,16 @@ pub(super) fn groups(
     q: &FileHistoryQuery,
     probes: &[Probe],
 ) -> Result<Vec<(Key, Group)>> {
-    groups_within(conn, q, probes, PAIR_BUDGET)
+    groups_within(conn, q, probes, WALK, PAIR_BUDGET)
 }
 
-/// [`groups`], listing at most `budget` (path, session) pairs before walking the sessions.
+/// [`groups`], walking `walk` sessions first and listing at most `budget` (path, session)
+/// pairs before walking on.
 fn groups_within(
     conn: &Connection,
     q: &FileHistoryQuery,
     probes: &[Probe],
+    walk: usize,
     budget: usize,
 ) -> Result<Vec<(Key, Group)>> {
     let mut out = Gathered {
@@ -277,37 +286,48 @@ fn groups_within(
                 }
             });
     let (cond, args) = filters(q, projects.as_ref());
-    let mut budget = budget;
-    let mut by_session: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
-    let mut sparse = true;
-    for path in matched.keys() {
-        match sessions_of(conn, path, &mut budget)? {
-            Some(sids) => {
-                for sid in sids {
-                    by_session.entry(sid).or_default().push(path);
-                }
-            }
-            None => {
-                sparse = false;
-                break;
-            }
+    let Walked::Paused(at) = walk_sessions(conn, &cond, &args, &matched, None, walk, &mut out)?
+    else {
+        return Ok(out.groups);
+    };
+    match listed(conn, &matched, budget)? {
+        Some(by_session) => read_listed(conn, &cond, &args, &matched, by_session, at, &mut out)?,
+        None => {
+            walk_sessions(conn, &cond, &args, &matched, at, usize::MAX, &mut out)?;
         }
-    }
-    if sparse {
-        sparse_page(conn, &cond, &args, &matched, by_session, &mut out)?;
-    } else {
-        dense_page(conn, &cond, &args, &matched, &mut out)?;
     }
     Ok(out.groups)
 }
 
-/// Reads the sessions of `by_session` (session → its matching paths), newest first.
-fn sparse_page(
+/// The sessions of each matching path (session → its matching paths), or `None` when there
+/// are more than `budget` pairs.
+fn listed<'m>(
+    conn: &Connection,
+    matched: &'m HashMap<String, Scope>,
+    budget: usize,
+) -> Result<Option<BTreeMap<i64, Vec<&'m str>>>> {
+    let mut budget = budget;
+    let mut by_session: BTreeMap<i64, Vec<&str>> = BTreeMap::new();
+    for path in matched.keys() {
+        let Some(sids) = sessions_of(conn, path, &mut budget)? else {
+            return Ok(None);
+        };
+        for sid in sids {
+            by_session.entry(sid).or_default().push(path);
+        }
+    }
+    Ok(Some(by_session))
+}
+
+/// Reads the sessions of `by_session` (session → its matching paths) older than `at`, newest
+/// first.
+fn read_listed(
     conn: &Connection,
     cond: &str,
     args: &[SqlValue],
     matched: &HashMap<String, Scope>,
     by_session: BTreeMap<i64, Vec<&str>>,
+    at: Option<At>,
     out: &mut Gathered,
 ) -> Result<()> {
     let mut st = conn.prepare_cached(&format!(
@@ -318,7 +338,9 @@ fn sparse_page(
     for &sid in by_session.keys() {
         let mut all = vec![SqlValue::Integer(sid)];
         all.extend_from_slice(args);
-        if let Some(s) = st.query_row(params_from_iter(all), session).optional()? {
+        if let Some(s) = st.query_row(params_from_iter(all), session).optional()?
+            && at.is_none_or(|at| (s.start_ms, s.sid) < at)
+        {
             sessions.push(s);
         }
     }
@@ -346,17 +368,40 @@ fn sparse_page(
     Ok(())
 }
 
-/// Walks every session passing the filters, newest first, reading each one's rows.
-fn dense_page(
+/// Where [`walk_sessions`] stopped.
+enum Walked {
+    /// The page is full, or no session is left.
+    Done,
+    /// After this many sessions, at this one (`None`: the walk has not begun).
+    Paused(Option<At>),
+}
+
+/// Walks up to `most` sessions passing the filters older than `at`, newest first, reading each
+/// one's rows.
+fn walk_sessions(
     conn: &Connection,
     cond: &str,
     args: &[SqlValue],
     matched: &HashMap<String, Scope>,
+    at: Option<At>,
+    most: usize,
     out: &mut Gathered,
-) -> Result<()> {
+) -> Result<Walked> {
+    if most == 0 {
+        return Ok(Walked::Paused(at));
+    }
+    let mut args = args.to_vec();
+    let older = match at {
+        Some((start_ms, sid)) => {
+            args.push(SqlValue::Integer(start_ms));
+            args.push(SqlValue::Integer(sid));
+            " AND (s.start_ms, s.sid) < (?, ?)"
+        }
+        None => "",
+    };
     let mut st = conn.prepare_cached(&format!(
         "SELECT {SESSION_COLS} FROM sessions s LEFT JOIN projects pr ON pr.hash = s.project_hash
-         WHERE 1{cond} ORDER BY s.start_ms DESC, s.sid DESC"
+         WHERE 1{cond}{older} ORDER BY s.start_ms DESC, s.sid DESC"
     ))?;
     // Path, event id and action are in `touches_by_eid`; the turn is looked up for matches only.
     let mut rows_of =
@@ -364,9 +409,8 @@ fn dense_page(
     let mut turn_of = conn
         .prepare_cached("SELECT turn FROM touches WHERE path = ?1 AND eid = ?2 AND action = ?3")?;
     let mut sessions = st.query(params_from_iter(args))?;
-    while !out.full()
-        && let Some(r) = sessions.next()?
-    {
+    let mut walked = 0;
+    while let Some(r) = sessions.next()? {
         let s = session(r)?;
         let (lo, hi) = eid_range(s.sid);
         let mut hits = Vec::new();
@@ -386,8 +430,15 @@ fn dense_page(
             rows.push((path, eid, action, turn));
         }
         out.add(&s, rows);
+        walked += 1;
+        if out.full() {
+            return Ok(Walked::Done);
+        }
+        if walked == most {
+            return Ok(Walked::Paused(Some((s.start_ms, s.sid))));
+        }
     }
-    Ok(())
+    Ok(Walked::Done)
 }
 
 #[cfg(test)]
@@ -437,7 +488,11 @@ mod tests {
 
     /// Every page of `q` read with `budget`, each checked against grouping every match at
     /// once (the way paths and directories are listed); the number of rows listed.
-    fn pages_agree(conn: &Connection, q: &FileHistoryQuery, budget: usize) -> usize {
+    fn pages_agree(
+        conn: &Connection,
+        q: &FileHistoryQuery,
+        (walk, budget): (usize, usize),
+    ) -> usize {
         let project = q.project.as_deref().map(project_key);
         let roots = roots(conn, project.as_deref()).unwrap();
         let probes = probes(&q.path, &roots, project.as_deref());
@@ -445,7 +500,7 @@ mod tests {
         let mut q = q.clone();
         let mut listed = 0;
         loop {
-            let got = groups_within(conn, &q, &probes, budget).unwrap();
+            let got = groups_within(conn, &q, &probes, walk, budget).unwrap();
             let all: Vec<(Key, Group)> = grouped(conn, &q, &probes)
                 .unwrap()
                 .into_iter()
@@ -454,7 +509,7 @@ mod tests {
             assert_eq!(
                 got,
                 all,
-                "{} after {:?} (budget {budget})",
+                "{} after {:?} (walk {walk}, budget {budget})",
                 q.path.as_str(),
                 q.after
             );
@@ -489,8 +544,8 @@ mod tests {
         ];
         let (mut some, mut filtered) = (0, 0);
         for glob in &globs {
-            // Budget 0 walks the sessions; the default lists the pairs of this small corpus.
-            for budget in [0, PAIR_BUDGET] {
+            // Walk only; list only; walk a little then list; walk, fail to list, walk on.
+            for budget in [(usize::MAX, 0), (0, PAIR_BUDGET), (3, PAIR_BUDGET), (3, 40)] {
                 for limit in [2, 9] {
                     some += pages_agree(&conn, &query(glob, limit), budget);
                 }
@@ -507,7 +562,7 @@ mod tests {
             "the filters leave too little to compare: {filtered}"
         );
         for glob in ["**/no-such-file.rs", "nowhere/**"] {
-            assert_eq!(pages_agree(&conn, &query(glob, 5), PAIR_BUDGET), 0);
+            assert_eq!(pages_agree(&conn, &query(glob, 5), (WALK, PAIR_BUDGET)), 0);
         }
     }
 }
