@@ -378,6 +378,13 @@ fn main() {
             history("**/7.rs"),
         ),
         (
+            "file history, glob `**/7.rs` in one project",
+            FileHistoryQuery {
+                project: Some(root.clone()),
+                ..history("**/7.rs")
+            },
+        ),
+        (
             "file history, file in one project",
             FileHistoryQuery {
                 project: Some(root.clone()),
@@ -395,16 +402,27 @@ fn main() {
             store.file_history(&query).unwrap();
         });
     }
-    let dir = history("src/cargo/");
-    let first = store.file_history(&dir).unwrap();
-    measure("file history, directory, page 2 (keyset)", 100, |_| {
-        store
-            .file_history(&FileHistoryQuery {
-                after: first.next.clone(),
-                ..dir.clone()
-            })
-            .unwrap();
-    });
+    for (name, query) in [
+        (
+            "file history, directory, page 2 (keyset)",
+            history("src/cargo/"),
+        ),
+        (
+            "file history, glob `src/**/3.rs`, page 2",
+            history("src/**/3.rs"),
+        ),
+        ("file history, glob `**/7.rs`, page 2", history("**/7.rs")),
+    ] {
+        let first = store.file_history(&query).unwrap();
+        let next = FileHistoryQuery {
+            after: first.next.clone(),
+            ..query
+        };
+        assert!(!bench_mode || next.after.is_some(), "{name}: one page only");
+        measure(name, 100, |_| {
+            store.file_history(&next).unwrap();
+        });
+    }
 
     if std::env::var_os("AGTRACE_BENCH_KEEP").is_some() {
         println!("kept {}", base.keep().display());

@@ -292,6 +292,124 @@ async fn directories_globs_filters_and_pages() {
 }
 
 #[tokio::test]
+async fn glob_pages_continue_where_the_last_ended() {
+    let s = served().await;
+    let c = &s.client;
+    // With a literal head and without: pages of one row are the rows of one page.
+    for glob in ["myapp/**", "**/hoge.py", "**/*", "my*/*.py"] {
+        let whole = rows(c, json!({"path": glob, "limit": 50})).await;
+        assert!(whole.len() > 2, "{glob}: {whole:?}");
+        assert_eq!(
+            rows(c, json!({"path": glob, "limit": 1})).await,
+            whole,
+            "{glob}"
+        );
+        // Page 2 starts with the second row.
+        let first = c
+            .call("list_file_history", json!({"path": glob, "limit": 1}))
+            .await;
+        let second = c
+            .call(
+                "list_file_history",
+                json!({"path": glob, "limit": 1, "cursor": first.next_cursor().unwrap()}),
+            )
+            .await;
+        assert_eq!(second.expect_ok()[0], whole[1], "{glob}");
+    }
+    // A glob lists what the directory lists under it (the directory itself, `mkdir myapp`,
+    // is outside `myapp/`, the glob's literal head).
+    let mut under = facts(&rows(c, json!({"path": "myapp", "limit": 50})).await);
+    under.retain(|(_, _, path, _)| !path.ends_with("myapp"));
+    assert_eq!(
+        facts(&rows(c, json!({"path": "myapp/**", "limit": 50})).await),
+        under
+    );
+    // Globs matching nothing, with and without a literal head.
+    for glob in ["**/nothing-here.rs", "nowhere/**/*.py", "/nowhere/**"] {
+        let none = c.call("list_file_history", json!({"path": glob})).await;
+        assert!(none.expect_ok().as_array().unwrap().is_empty(), "{glob}");
+        assert!(none.envelope["hint"].as_str().unwrap().contains("glob"));
+    }
+}
+
+/// Every row of `q`'s history, page after page of `limit`, through the store.
+fn every_page(
+    store: &TraceStore,
+    path: &str,
+    limit: u32,
+) -> Vec<agtrace_tools::index::touches::FileTouch> {
+    use agtrace_tools::index::touches::{FileHistoryQuery, PathQuery};
+    let mut q = FileHistoryQuery {
+        path: PathQuery::parse(path).unwrap(),
+        project: None,
+        provider: None,
+        since: None,
+        until: None,
+        after: None,
+        limit,
+    };
+    let mut out = Vec::new();
+    loop {
+        let page = store.file_history(&q).unwrap();
+        assert!(page.touches.len() <= limit as usize);
+        out.extend(page.touches);
+        match page.next {
+            Some(n) => q.after = Some(n),
+            None => return out,
+        }
+    }
+}
+
+#[test]
+fn a_glob_lists_the_rows_of_each_file_it_matches_in_one_order() {
+    // A generated corpus: tool calls name `src/<word>/<n>.rs` in three projects.
+    let tmp = tempfile::tempdir().unwrap();
+    let logs = tmp.path().join("logs");
+    let mut spec = agtrace_tools::corpus::CorpusSpec::new(30, 16);
+    spec.projects = 3;
+    agtrace_tools::corpus::generate(&spec, &logs).unwrap();
+    let store = TraceStore::open(Config::for_tree(&logs, &tmp.path().join("data"))).unwrap();
+    store.refresh().unwrap();
+    // The files, as paths relative to their project, from the history of `src` (no glob).
+    let files: BTreeSet<String> = every_page(&store, "src", 50)
+        .iter()
+        .filter(|t| t.path.ends_with(".rs"))
+        .map(|t| match &t.project_root {
+            Some(r) => t.path[r.len() + 1..].to_owned(),
+            None => t.path.clone(),
+        })
+        .collect();
+    assert!(files.len() > 50, "{files:?}");
+    for (glob, of) in [
+        ("src/**/3.rs", "/3.rs"),
+        ("**/7.rs", "/7.rs"),
+        ("**/*.rs", ".rs"),
+    ] {
+        let mut want: Vec<_> = files
+            .iter()
+            .filter(|f| f.ends_with(of))
+            .flat_map(|f| every_page(&store, f, 50))
+            .collect();
+        want.sort_by(|a, b| {
+            let key = |t: &agtrace_tools::index::touches::FileTouch| {
+                let p = &t.position;
+                (
+                    std::cmp::Reverse(p.start_ms),
+                    std::cmp::Reverse(p.sid),
+                    std::cmp::Reverse(p.turn),
+                    p.path.clone(),
+                )
+            };
+            key(a).cmp(&key(b))
+        });
+        assert!(want.len() > 20, "{glob}: {}", want.len());
+        for limit in [3, 20] {
+            assert_eq!(every_page(&store, glob, limit), want, "{glob} by {limit}");
+        }
+    }
+}
+
+#[tokio::test]
 async fn bad_paths_are_structured_errors() {
     let s = served().await;
     let c = &s.client;

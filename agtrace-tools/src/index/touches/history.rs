@@ -11,7 +11,10 @@
 //! - for an absolute query, its part under each project root it lies under, against that
 //!   project's relative paths; and each project root lying under it, whole.
 //!
-//! Matches are grouped by (session, turn, path) and listed newest session first.
+//! Matches are grouped by (session, turn, path) and listed newest session first. A glob's page
+//! is gathered by [`by_glob`], which reads only the sessions it lists.
+
+mod by_glob;
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -382,9 +385,24 @@ fn roots(conn: &Connection, project: Option<&str>) -> Result<Vec<(String, String
 pub fn history(conn: &Connection, q: &FileHistoryQuery, mask: bool) -> Result<FileHistoryPage> {
     let project = q.project.as_deref().map(project_key);
     let roots = roots(conn, project.as_deref())?;
+    let probes = probes(&q.path, &roots, project.as_deref());
+    let groups = if q.path.glob.is_some() {
+        by_glob::groups(conn, q, &probes)?
+    } else {
+        grouped(conn, q, &probes)?.into_iter().collect()
+    };
+    page(conn, groups, q.limit, mask)
+}
+
+/// Every match of the probes, grouped, from the row after `q.after` on.
+fn grouped(
+    conn: &Connection,
+    q: &FileHistoryQuery,
+    probes: &[Probe],
+) -> Result<BTreeMap<Key, Group>> {
     let mut hits = Vec::new();
-    for p in probes(&q.path, &roots, project.as_deref()) {
-        run_probe(conn, &p, q, &mut hits)?;
+    for p in probes {
+        run_probe(conn, p, q, &mut hits)?;
     }
     let after = q.after.as_ref().map(FileHistoryCursor::key);
     let mut seen = HashSet::new();
@@ -412,7 +430,18 @@ pub fn history(conn: &Connection, q: &FileHistoryQuery, mask: bool) -> Result<Fi
             .2
             .insert((h.eid, h.action));
     }
-    let limit = q.limit.max(1) as usize;
+    Ok(groups)
+}
+
+/// The page of the first `limit` of `groups` (in listing order), with a next position when
+/// there are more.
+fn page(
+    conn: &Connection,
+    groups: Vec<(Key, Group)>,
+    limit: u32,
+    mask: bool,
+) -> Result<FileHistoryPage> {
+    let limit = limit.max(1) as usize;
     let more = groups.len() > limit;
     let mut touches = Vec::new();
     for (key, (provider, root, calls)) in groups.into_iter().take(limit) {

@@ -91,6 +91,11 @@ pub fn root_form(cwd: &str) -> Option<String> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Glob {
     parts: Vec<String>,
+    /// The parts as characters, split once: a glob is matched against many paths.
+    chars: Vec<Vec<char>>,
+    /// The last part when it is literal (`7.rs` of `**/7.rs`): a path whose last name is
+    /// another cannot match, which a string comparison tells before any matching.
+    last: Option<String>,
 }
 
 /// Why a glob cannot be used.
@@ -123,7 +128,12 @@ impl Glob {
                 }
             }
         }
-        Ok(Glob { parts })
+        let chars = parts.iter().map(|p| p.chars().collect()).collect();
+        let last = parts
+            .last()
+            .filter(|p| !Self::is_glob(p) && !p.is_empty())
+            .cloned();
+        Ok(Glob { parts, chars, last })
     }
 
     /// Whether `s` holds a glob character.
@@ -149,26 +159,29 @@ impl Glob {
 
     /// Whether the whole of `path` (normal form) matches.
     pub fn matches(&self, path: &str) -> bool {
-        let names: Vec<&str> = if path == "/" {
-            vec!["", ""]
+        if let Some(last) = &self.last
+            && path.rsplit('/').next() != Some(last.as_str())
+        {
+            return false;
+        }
+        let names: Vec<Vec<char>> = if path == "/" {
+            vec![Vec::new(), Vec::new()]
         } else {
-            path.split('/').collect()
+            path.split('/').map(|n| n.chars().collect()).collect()
         };
-        let parts: Vec<&str> = self.parts.iter().map(String::as_str).collect();
-        match_parts(&parts, &names)
+        match_parts(&self.chars, &names)
     }
 }
 
-fn match_parts(parts: &[&str], names: &[&str]) -> bool {
+fn match_parts(parts: &[Vec<char>], names: &[Vec<char>]) -> bool {
     match parts.split_first() {
         None => names.is_empty(),
-        Some((&"**", rest)) => (0..=names.len()).any(|skip| match_parts(rest, &names[skip..])),
-        Some((p, rest)) => names.split_first().is_some_and(|(n, more)| {
-            match_name(
-                &p.chars().collect::<Vec<_>>(),
-                &n.chars().collect::<Vec<_>>(),
-            ) && match_parts(rest, more)
-        }),
+        Some((p, rest)) if p[..] == ['*', '*'] => {
+            (0..=names.len()).any(|skip| match_parts(rest, &names[skip..]))
+        }
+        Some((p, rest)) => names
+            .split_first()
+            .is_some_and(|(n, more)| match_name(p, n) && match_parts(rest, more)),
     }
 }
 
@@ -259,5 +272,20 @@ mod tests {
         assert!(Glob::new("src/[ab").is_err());
         assert!(Glob::new("src/a**").is_err());
         assert_eq!(Glob::new("**/*.rs").unwrap().literal_head(), "");
+    }
+
+    #[test]
+    fn a_literal_last_name_must_be_the_paths_last_name() {
+        let g = Glob::new("**/7.rs").unwrap();
+        assert!(g.matches("7.rs"));
+        assert!(g.matches("src/a/7.rs"));
+        assert!(!g.matches("src/a/17.rs"));
+        assert!(!g.matches("src/7.rs/x"));
+        assert!(!g.matches("src/7.rs.bak"));
+        let g = Glob::new("/**").unwrap();
+        assert!(g.matches("/"));
+        assert!(g.matches("/a/b"));
+        // `src/` keeps an empty last part: not a name to compare.
+        assert!(Glob::new("src/*/").unwrap().matches("src/a/"));
     }
 }
