@@ -165,20 +165,30 @@ const KEY_BEGIN: &str = "-----BEGIN ";
 const KEY_END: &str = "-----END ";
 const DASHES: &str = "-----";
 
+/// Whether a secret can start at a byte: the first byte of a format's prefix, or the `-` of a
+/// PEM block. Most bytes of a text are not, and are passed over with one table look-up.
+const STARTS: [bool; 256] = {
+    let mut table = [false; 256];
+    table[KEY_BEGIN.as_bytes()[0] as usize] = true;
+    let mut f = 0;
+    while f < FORMATS.len() {
+        table[FORMATS[f].prefix.as_bytes()[0] as usize] = true;
+        f += 1;
+    }
+    table
+};
+
 /// `text` with every recognised secret replaced by `[REDACTED:<kind>]`.
 pub fn mask(text: &str) -> Cow<'_, str> {
-    // Every format starts with one of these bytes: most text is returned untouched at once.
-    if !text
-        .bytes()
-        .any(|b| matches!(b, b's' | b'g' | b'A' | b'x' | b'B' | b'b' | b'-'))
-    {
-        return Cow::Borrowed(text);
-    }
     let bytes = text.as_bytes();
     let mut out = String::new();
     let mut copied = 0;
     let mut i = 0;
     while i < bytes.len() {
+        if !STARTS[bytes[i] as usize] {
+            i += 1;
+            continue;
+        }
         let at_word_start = i == 0 || !token_char(bytes[i - 1]);
         // Only at an ASCII byte: `text[i..]` must start on a character boundary.
         if bytes[i] == b'-'
@@ -213,6 +223,7 @@ fn token_at(bytes: &[u8], i: usize) -> Option<(usize, usize, &'static str)> {
     let rest = &bytes[i..];
     let f = FORMATS
         .iter()
+        .filter(|f| f.prefix.as_bytes()[0] == bytes[i])
         .find(|f| rest.starts_with(f.prefix.as_bytes()))?;
     let body_start = i + f.prefix.len();
     let len = bytes[body_start..]

@@ -370,7 +370,13 @@ fn gets_one_event_with_its_raw_record() {
     for id in [CLAUDE_ID, CODEX_ID] {
         let full = store.load_session(id).unwrap();
         for ev in &full.events {
-            let got = store.get_event(id, ev.index).unwrap().event;
+            // A loaded session keeps no raw records; `get_event` reads the event's own.
+            assert!(ev.raw.is_null());
+            let brief = store.get_event_without_raw(id, ev.index).unwrap().event;
+            assert_eq!(&brief, ev, "{id} event {}", ev.index);
+            let mut got = store.get_event(id, ev.index).unwrap().event;
+            assert!(got.raw.is_object(), "{id} event {}", ev.index);
+            got.raw = serde_json::Value::Null;
             assert_eq!(&got, ev, "{id} event {}", ev.index);
         }
         assert!(
@@ -389,6 +395,17 @@ fn gets_one_event_with_its_raw_record() {
         .unwrap();
     let got = store.get_event(&GEMINI_ID[..8], call.index).unwrap();
     assert_eq!(got.event.raw["type"], "gemini");
+    assert!(got.event.raw["toolCalls"].is_array());
+    let mut without = got.event.clone();
+    without.raw = serde_json::Value::Null;
+    assert_eq!(
+        store
+            .get_event_without_raw(&GEMINI_ID[..8], call.index)
+            .unwrap()
+            .event,
+        without
+    );
+    assert_eq!(&without, call);
     assert_eq!(got.event.tool_name.as_deref(), Some("run_shell_command"));
     assert!(matches!(
         store.get_event(CLAUDE_ID, 100_000),

@@ -5,12 +5,13 @@ use serde::{Deserialize, Serialize};
 use crate::index::SessionSummary;
 use crate::model::{Event, Provider, TokenUsage, Turn};
 
-/// A session loaded in full: every event with its raw record, assembled into turns and steps.
+/// A session loaded in full: every event (without its raw record: see
+/// [`TraceStore::get_event`](super::TraceStore::get_event)), assembled into turns and steps.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionDetail {
     /// The session's index row.
     pub summary: SessionSummary,
-    /// Every event, with its raw record.
+    /// Every event; `raw` is `Null`.
     pub events: Vec<Event>,
     /// The events assembled into turns and steps.
     pub turns: Vec<Turn>,

@@ -62,20 +62,22 @@ impl Interrupt {
     }
 }
 
-/// Parses a whole log file like [`providers::parse_file`], checking `interrupt` between
-/// slices of a JSONL log (a Gemini document is one JSON value, parsed in one go).
+/// Parses a whole log file like [`providers::parse_file`] (each event with its raw record
+/// when `keep_raw`), checking `interrupt` between slices of a JSONL log (a Gemini document is
+/// one JSON value, parsed in one go).
 pub(super) fn parse_file(
     provider: Provider,
     path: &Path,
+    keep_raw: bool,
     interrupt: Option<&Interrupt>,
 ) -> Result<Vec<Event>> {
     let hint = FileHint::from_path(provider, path);
     if interrupt.is_none() || hint.layout != Layout::Lines {
         // Whole documents and store sessions are read by their provider in one go.
-        return Ok(providers::parse_file(provider, path, true)?.1);
+        return Ok(providers::parse_file(provider, path, keep_raw)?.1);
     }
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    parse_bytes(provider, path, &bytes, interrupt)
+    parse_bytes(provider, path, &bytes, keep_raw, interrupt)
 }
 
 /// [`parse_file`] of bytes already read (an archived copy of the log at `path`).
@@ -83,12 +85,13 @@ pub(super) fn parse_bytes(
     provider: Provider,
     path: &Path,
     bytes: &[u8],
+    keep_raw: bool,
     interrupt: Option<&Interrupt>,
 ) -> Result<Vec<Event>> {
     let hint = FileHint::from_path(provider, path);
     let mut state = ParseState::new(provider, &hint);
     let Some(interrupt) = interrupt.filter(|_| hint.layout == Layout::Lines) else {
-        return providers::parse_bytes(&mut state, bytes, true)
+        return providers::parse_bytes(&mut state, bytes, keep_raw)
             .ok_or_else(|| Error::Incomplete(path.to_path_buf()));
     };
     interrupt.check()?;
@@ -104,7 +107,7 @@ pub(super) fn parse_bytes(
                 .map_or(bytes.len(), |i| start + PARSE_SLICE + i + 1),
             None => bytes.len(),
         };
-        let chunk = providers::parse_jsonl(&mut state, &bytes[start..end], start as u64, true);
+        let chunk = providers::parse_jsonl(&mut state, &bytes[start..end], start as u64, keep_raw);
         events.extend(chunk.events);
         interrupt.check()?;
         start = end;
@@ -146,7 +149,7 @@ mod tests {
         bytes.pop();
         std::fs::write(&path, &bytes).unwrap();
         let never = Interrupt::new(|| false);
-        let sliced = parse_file(Provider::ClaudeCode, &path, Some(&never)).unwrap();
+        let sliced = parse_file(Provider::ClaudeCode, &path, true, Some(&never)).unwrap();
         let whole = providers::parse_file(Provider::ClaudeCode, &path, true)
             .unwrap()
             .1;
@@ -164,7 +167,7 @@ mod tests {
         let seen = calls.clone();
         // Cancelled after the first slice.
         let interrupt = Interrupt::new(move || seen.fetch_add(1, Ordering::SeqCst) >= 1);
-        let parsed = parse_file(Provider::ClaudeCode, &path, Some(&interrupt));
+        let parsed = parse_file(Provider::ClaudeCode, &path, true, Some(&interrupt));
         assert!(matches!(parsed, Err(Error::Cancelled)), "{parsed:?}");
         assert_eq!(
             calls.load(Ordering::SeqCst),

@@ -21,7 +21,7 @@ use crate::index::{
     IndexStats, Progress, ProjectInfo, SearchPage, SearchQuery, SessionCursor, SessionFilter,
     SessionPage, SessionSummary, ingest, schema,
 };
-use crate::model::{Event, TokenAccumulator, assemble, ts_from_ms};
+use crate::model::{Event, EventKind, TokenAccumulator, assemble, ts_from_ms};
 use crate::providers::{self, FileHint, Layout, ParseState};
 use crate::secrets;
 use cache::{FileStamp, SessionCache};
@@ -298,14 +298,10 @@ impl TraceStore {
         if let Some(hit) = sessions.get(stamp, |d| d.summary == summary && d.children == children) {
             return Ok(hit);
         }
-        let mut events = if archived {
-            let bytes = self
-                .with_conn(|c| archive::read_copy(c, data_dir, &summary.path))?
-                .ok_or_else(|| Error::LogFileGone(summary.id.clone()))?;
-            interrupt::parse_bytes(summary.provider, path, &bytes, self.interrupt.as_ref())?
-        } else {
-            interrupt::parse_file(summary.provider, path, self.interrupt.as_ref())?
-        };
+        // Without raw records: no tool answer shows them, and a copy of its record for every
+        // event (five of one Gemini message), masked too, was most of the cost of a load.
+        // `get_event` reads the one it returns.
+        let mut events = self.parse_log(&summary, archived, false)?;
         // Before assembly, so that turns and steps are built from masked text too.
         if self.masks() {
             for chunk in events.chunks_mut(EVENT_STRIDE) {
@@ -333,6 +329,26 @@ impl TraceStore {
         Ok(detail)
     }
 
+    /// Every event of a session's log, or of its archived copy, with raw records when
+    /// `keep_raw`.
+    fn parse_log(
+        &self,
+        summary: &SessionSummary,
+        archived: bool,
+        keep_raw: bool,
+    ) -> Result<Vec<Event>> {
+        let path = Path::new(&summary.path);
+        let interrupt = self.interrupt.as_ref();
+        if !archived {
+            return interrupt::parse_file(summary.provider, path, keep_raw, interrupt);
+        }
+        let data_dir = &self.inner.config.data_dir;
+        let bytes = self
+            .with_conn(|c| archive::read_copy(c, data_dir, &summary.path))?
+            .ok_or_else(|| Error::LogFileGone(summary.id.clone()))?;
+        interrupt::parse_bytes(summary.provider, path, &bytes, keep_raw, interrupt)
+    }
+
     /// Sessions kept parsed, and the log bytes they were parsed from.
     pub fn cached_sessions(&self) -> (usize, u64) {
         self.inner.sessions.usage()
@@ -357,7 +373,20 @@ impl TraceStore {
     }
 
     /// One event, untruncated, with the raw record it was made from.
+    ///
+    /// The raw record of an event that is not a line of a JSONL log (a Gemini message, an
+    /// OpenCode part) takes a parse of the whole log; [`TraceStore::get_event_without_raw`]
+    /// is as fast for every log.
     pub fn get_event(&self, session: &str, index: u32) -> Result<EventDetail> {
+        self.event(session, index, true)
+    }
+
+    /// [`TraceStore::get_event`] with `raw` left `Null`: what the tools show of an event.
+    pub fn get_event_without_raw(&self, session: &str, index: u32) -> Result<EventDetail> {
+        self.event(session, index, false)
+    }
+
+    fn event(&self, session: &str, index: u32, with_raw: bool) -> Result<EventDetail> {
         let (summary, row, first_of_line) = self.with_conn(|c| {
             let id = query::resolve(c, session)?;
             let (sid, s) =
@@ -381,17 +410,24 @@ impl TraceStore {
             // Gemini documents (and lines that changed on disk): parse the file again.
             None => {
                 let detail = self.load_session(&summary.id)?;
-                let mut e = detail
-                    .events
-                    .get(index as usize)
-                    .filter(|e| e.kind == row.kind)
-                    .cloned()
-                    .unwrap_or_else(|| event_from_row(&row, serde_json::Value::Null));
+                let mut e = match detail.events.get(index as usize) {
+                    Some(e) if e.kind == row.kind => {
+                        let mut e = e.clone();
+                        if with_raw {
+                            e.raw = self.raw_record(&detail.summary, index, row.kind)?;
+                        }
+                        e
+                    }
+                    _ => event_from_row(&row, serde_json::Value::Null),
+                };
                 e.text = row.text.clone();
                 e
             }
         };
         let mut event = event;
+        if !with_raw {
+            event.raw = serde_json::Value::Null;
+        }
         if self.masks() {
             secrets::mask_event(&mut event);
         }
@@ -400,6 +436,24 @@ impl TraceStore {
             provider: summary.provider,
             event,
         })
+    }
+
+    /// The raw record of event `index` (of kind `kind`) of a session, from a parse of its
+    /// whole log; `Null` when the log no longer has that event.
+    fn raw_record(
+        &self,
+        summary: &SessionSummary,
+        index: u32,
+        kind: EventKind,
+    ) -> Result<serde_json::Value> {
+        let (source, _) = providers::store_unit(summary.provider, Path::new(&summary.path));
+        let archived = !source.exists();
+        let events = self.parse_log(summary, archived, true)?;
+        Ok(events
+            .into_iter()
+            .nth(index as usize)
+            .filter(|e| e.kind == kind)
+            .map_or(serde_json::Value::Null, |e| e.raw))
     }
 
     /// The sessions and turns whose tool calls touched a path, newest first.
