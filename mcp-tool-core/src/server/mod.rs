@@ -135,9 +135,13 @@ impl ToolServer {
     /// the session's first answers (the lints re-derive every schema, which would otherwise
     /// delay `initialize` and `tools/list`).
     pub fn lint_warnings(&self) -> &[LintWarning] {
-        self.inner
-            .lint_warnings
-            .get_or_init(|| self.inner.tools.iter().flat_map(build::lint_schema).collect())
+        self.inner.lint_warnings.get_or_init(|| {
+            self.inner
+                .tools
+                .iter()
+                .flat_map(build::lint_schema)
+                .collect()
+        })
     }
 
     /// Runs the schema lints off the answer path, unless done already: after `delay`, on a
