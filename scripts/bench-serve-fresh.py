@@ -184,7 +184,8 @@ def main():
         print(f"corpus: {a.sessions} sessions")
         for name, (i, l, f) in (("empty data dir", cold), ("built index", warm)):
             print(
-                f"{name}: spawn->initialize {med(i):.2f} ms, spawn->tools/list {med(l):.2f} ms, "
+                f"{name}: spawn->initialize {med(i):.2f} ms (p99 {pct(i, 99):.2f}), "
+                f"spawn->tools/list {med(l):.2f} ms (p99 {pct(l, 99):.2f}), "
                 f"spawn->first list_sessions {med(f):.1f} ms (median of {len(i)})"
             )
         for mode in () if a.startup_only else ("auto", "poll"):

@@ -337,7 +337,6 @@ impl ToolServerBuilder {
         );
 
         let mut by_name: HashMap<&'static str, usize> = HashMap::new();
-        let mut lint_warnings = Vec::new();
         let mut tools = Vec::with_capacity(selected.len());
         for def in selected {
             if let Some(&first) = by_name.get(def.name) {
@@ -364,7 +363,6 @@ impl ToolServerBuilder {
             }
             match prepare(def, self.check_answers, self.schema_profile) {
                 Ok(prepared) => {
-                    lint_warnings.extend(lint_schema(&prepared));
                     by_name.insert(def.name, tools.len());
                     tools.push(prepared);
                 }
@@ -391,7 +389,7 @@ impl ToolServerBuilder {
         }
         let mut config = ServerConfig::new(capabilities).with_server_info(server_info);
         config.instructions = self.instructions;
-        Ok(ToolServer {
+        let server = ToolServer {
             inner: Arc::new(Inner {
                 tools,
                 by_name,
@@ -399,7 +397,7 @@ impl ToolServerBuilder {
                 config,
                 tools_page_size: self.tools_page_size,
                 timeout: self.timeout,
-                lint_warnings,
+                lint_warnings: std::sync::OnceLock::new(),
                 unserved,
                 client_limits: self.client_limits,
                 http: self.http,
@@ -409,7 +407,14 @@ impl ToolServerBuilder {
                 list_caching: self.list_caching,
                 tasks: self.tasks.map(super::task_store::TaskStore::new),
             }),
-        })
+        };
+        // The schema lints cost more than the rest of the build (they re-derive every schema
+        // and scan every description): a release server runs them after its first answers
+        // (`ToolServer::serve`), a debug build here, where its author looks.
+        if cfg!(debug_assertions) {
+            server.lint_warnings();
+        }
+        Ok(server)
     }
 }
 
@@ -503,7 +508,7 @@ fn prepare(
 /// The design rules on what the client will see (the schemas), for what syntax could not
 /// check: nested types, enum values, output shapes. Findings are warnings, minus the lints the
 /// author silenced with a reason.
-fn lint_schema(prepared: &Prepared) -> Vec<LintWarning> {
+pub(super) fn lint_schema(prepared: &Prepared) -> Vec<LintWarning> {
     let def = prepared.def;
     let annotations = mcp_tool_lint::Annotations {
         read_only: def.read_only,
@@ -592,3 +597,60 @@ impl fmt::Display for BuildError {
 }
 
 impl std::error::Error for BuildError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::{BoxFuture, Invocation};
+    use crate::{Output, ToolError};
+    use serde_json::json;
+
+    fn never_called(_: Invocation) -> BoxFuture<Result<Output, ToolError>> {
+        Box::pin(async { Err(ToolError::internal("not called in this test")) })
+    }
+
+    /// `rows` states a default only in its description: the schema lint `implicit_default`.
+    static STATED_DEFAULT: ToolDef = ToolDef {
+        name: "list_rows",
+        family: "build_test",
+        title: None,
+        description: "List the rows.",
+        size_hint: 1024,
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+        paginated: false,
+        input_schema: || {
+            json!({"type": "object", "properties": {
+                "rows": {"type": "integer", "description": "How many rows. Defaults to 10."}
+            }})
+        },
+        output_schema: None,
+        injected: &[],
+        exceptions: Vec::new,
+        call: never_called,
+        file: file!(),
+        line: line!(),
+    };
+
+    #[test]
+    fn schema_lint_findings_are_found_once_and_kept() {
+        let server = ToolServer::builder()
+            .with_definitions(vec![&STATED_DEFAULT])
+            .build()
+            .unwrap();
+        let first = server.lint_warnings();
+        assert!(
+            first
+                .iter()
+                .any(|w| w.tool == "list_rows" && w.lint == "implicit_default"),
+            "{first:?}"
+        );
+        // Computed once: the second call hands back the same findings, not a new run.
+        assert!(std::ptr::eq(first, server.lint_warnings()));
+        // The catalog itself does not depend on when the lints run.
+        let listed: Vec<_> = server.tools().map(|t| t.name.to_string()).collect();
+        assert_eq!(listed, ["list_rows"]);
+    }
+}

@@ -66,7 +66,8 @@ struct Inner {
     config: ServerConfig,
     tools_page_size: usize,
     timeout: Option<Duration>,
-    lint_warnings: Vec<LintWarning>,
+    /// Computed (and logged) once, on first use; see [`ToolServer::lint_warnings`].
+    lint_warnings: std::sync::OnceLock<Vec<LintWarning>>,
     unserved: Vec<UnservedTool>,
     client_limits: crate::client_limits::ClientLimits,
     http: http_guard::HttpSettings,
@@ -127,9 +128,37 @@ impl ToolServer {
         self.inner.states.get::<T>()
     }
 
-    /// Design-rule findings on the served schemas (also logged as warnings at build).
+    /// Design-rule findings on the served schemas, each also logged as a warning once.
+    ///
+    /// Found on the first call: at [`build`](ToolServerBuilder::build) in debug builds; in
+    /// release builds by the first call of this method, which serving makes shortly after
+    /// the session's first answers (the lints re-derive every schema, which would otherwise
+    /// delay `initialize` and `tools/list`).
     pub fn lint_warnings(&self) -> &[LintWarning] {
-        &self.inner.lint_warnings
+        self.inner.lint_warnings.get_or_init(|| {
+            self.inner
+                .tools
+                .iter()
+                .flat_map(build::lint_schema)
+                .collect()
+        })
+    }
+
+    /// Runs the schema lints off the answer path, unless done already: after `delay`, on a
+    /// blocking thread, so that a release server logs its findings without making the
+    /// handshake wait for them.
+    pub(crate) fn lint_later(&self, delay: Duration) {
+        if self.inner.lint_warnings.get().is_some() {
+            return;
+        }
+        let server = self.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            let _ = tokio::task::spawn_blocking(move || {
+                server.lint_warnings();
+            })
+            .await;
+        });
     }
 
     /// Registered tools this server does not serve although nothing excluded them: their

@@ -26,6 +26,10 @@ pub enum ServeError {
 /// The path the streamable HTTP endpoint is served at.
 pub const HTTP_PATH: &str = "/mcp";
 
+/// How long after the handshake (or the HTTP listener's start) a release server runs its
+/// schema lints: long enough for a client's `tools/list` and first calls to go first.
+const LINT_DELAY: std::time::Duration = std::time::Duration::from_millis(500);
+
 impl ToolServer {
     /// Serves one client over any rmcp transport (a duplex stream, a child's pipes, ...) until
     /// the client disconnects.
@@ -40,6 +44,7 @@ impl ToolServer {
             .serve(transport)
             .await
             .map_err(|e| ServeError::Initialize(e.to_string()))?;
+        self.lint_later(LINT_DELAY);
         running
             .waiting()
             .await
@@ -136,6 +141,7 @@ impl ToolServer {
                 http_guard::check_messages,
             ));
         tracing::info!(%local, path = HTTP_PATH, "serving MCP over streamable HTTP");
+        self.lint_later(LINT_DELAY);
         http_guard::serve_connections(listener, router, settings).await?;
         Ok(())
     }
