@@ -361,6 +361,29 @@ mod tests {
     }
 
     #[test]
+    fn a_refresh_looks_at_the_named_files_unless_something_needs_a_walk() {
+        let gate = Freshness::new();
+        assert_eq!(gate.lock().take_scope(), Scope::All, "the first build walks");
+        let a = PathBuf::from("/logs/a.jsonl");
+        let b = PathBuf::from("/logs/b.jsonl");
+        gate.mark_changed([a.clone()]);
+        gate.mark_changed([b.clone(), a.clone()]);
+        assert_eq!(
+            gate.lock().take_scope(),
+            Scope::Paths([a.clone(), b.clone()].into())
+        );
+        assert_eq!(gate.lock().take_scope(), Scope::Paths(BTreeSet::new()));
+        gate.mark_changed([a.clone()]);
+        gate.mark_dirty();
+        assert_eq!(gate.lock().take_scope(), Scope::All, "an unnamed change");
+        gate.mark_changed((0..=MAX_NAMED).map(|n| PathBuf::from(format!("/logs/{n}"))));
+        assert_eq!(gate.lock().take_scope(), Scope::All, "too many to name");
+        gate.lock().links = true;
+        gate.mark_changed([a]);
+        assert_eq!(gate.lock().take_scope(), Scope::All, "logs behind links");
+    }
+
+    #[test]
     fn without_a_watcher_every_call_needs_a_refresh() {
         let gate = Freshness::new();
         {

@@ -30,6 +30,7 @@ use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
 use super::Freshness;
 use crate::config::Config;
+use crate::index::discover::as_watched;
 use crate::model::Provider;
 
 /// How a served index notices changes to the logs.
@@ -79,16 +80,18 @@ impl LogWatch {
     /// Watches the log roots of `config` once [`LogWatch::update`] first runs
     /// (on the refresher thread, off the path of the first answers).
     pub fn new(config: &Config, mode: WatchMode) -> Self {
+        // Named as the watcher names their contents: a relative root (`--claude-dir=logs/x`)
+        // would otherwise match no event, and no change would be seen.
         let mut roots: Vec<PathBuf> = Provider::ALL
             .into_iter()
-            .map(|p| config.root(p).to_path_buf())
+            .map(|p| as_watched(config.root(p)))
             .collect();
         roots.sort();
         roots.dedup();
         LogWatch {
             mode,
             roots,
-            barrier_dir: config.data_dir.join(BARRIER_DIR),
+            barrier_dir: as_watched(&config.data_dir.join(BARRIER_DIR)),
             shared: None,
             watcher: None,
             started: false,

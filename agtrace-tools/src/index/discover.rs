@@ -302,6 +302,17 @@ pub(super) fn discover(cfg: &Config) -> Discovery {
     w.out
 }
 
+/// `path` as a file watcher names what is under it: absolute, a relative path joined to the
+/// current directory, nothing resolved (as `notify` does).
+pub(crate) fn as_watched(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        return path.to_path_buf();
+    }
+    std::env::current_dir()
+        .map(|d| d.join(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
 /// What a look at named paths ([`named`]) found.
 pub(super) struct NamedPaths {
     /// The log files among the paths, as a walk of the roots would find them (and the log
@@ -311,8 +322,8 @@ pub(super) struct NamedPaths {
     pub gone: Vec<String>,
 }
 
-/// The paths a file watcher named, each as a walk of the roots would find it, without the
-/// walk; `None` where only the walk can tell: a folder (which files it holds), a link, a file
+/// The paths a file watcher named ([`as_watched`]), each as a walk of the roots would find it
+/// (named from its root as configured), without the walk; `None` where only the walk can tell: a folder (which files it holds), a link, a file
 /// under a link to a folder (the walk names it by another path, or not at all), a path under
 /// no log root or under two, a root itself, a path under a store's root (its sessions live in
 /// a database whose journal files are not named like logs), or one that cannot be examined
@@ -330,18 +341,21 @@ pub(super) fn named(cfg: &Config, paths: &BTreeSet<PathBuf>) -> Option<NamedPath
         },
         gone: Vec::new(),
     };
-    for path in paths {
-        let mut under = Provider::ALL
-            .into_iter()
-            .filter(|p| path.starts_with(cfg.root(*p)));
-        let p = under.next()?;
+    let watched: Vec<(Provider, PathBuf)> = Provider::ALL
+        .into_iter()
+        .map(|p| (p, as_watched(cfg.root(p))))
+        .collect();
+    for named in paths {
+        let mut under = watched.iter().filter(|(_, r)| named.starts_with(r));
+        let (p, watched_root) = under.next()?;
         if under.next().is_some() || p.spec().store.is_some() {
             return None;
         }
-        let root = cfg.root(p);
+        let (p, root) = (*p, cfg.root(*p));
+        let path = &root.join(named.strip_prefix(watched_root).ok()?);
         let md = match fs::symlink_metadata(path) {
             Ok(md) => md,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && path != root => {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && named != watched_root => {
                 // A key is text: a name that is not had no log indexed under it.
                 if let Some(key) = path.to_str() {
                     out.gone.push(key.to_string());
@@ -356,8 +370,8 @@ pub(super) fn named(cfg: &Config, paths: &BTreeSet<PathBuf>) -> Option<NamedPath
         if !matches_provider(p, path) {
             continue;
         }
-        let parent = path.parent()?;
-        let below = parent.strip_prefix(root).ok()?;
+        let parent = named.parent()?;
+        let below = parent.strip_prefix(watched_root).ok()?;
         if fs::canonicalize(parent).ok()? != fs::canonicalize(root).ok()?.join(below) {
             return None;
         }
