@@ -302,7 +302,10 @@ fn run_with(ops: &[Op], refresh: Refresh) -> (usize, usize, Vec<String>) {
             Refresh::Walk => assert!(store.refresh().unwrap().walked_roots),
             Refresh::Named => {
                 let stats = store.refresh_scoped(&Scope::Paths(touched)).unwrap();
-                assert!(!stats.walked_roots, "after {op:?}: a file's change needs no walk");
+                assert!(
+                    !stats.walked_roots,
+                    "after {op:?}: a file's change needs no walk"
+                );
             }
         }
         let mut got = dump(&data);
@@ -588,7 +591,10 @@ fn named_paths_only_a_walk_can_map_make_the_run_walk() {
     // The old name alone: it held indexed logs.
     let renamed = projects.join("-r");
     std::fs::rename(&folder, &renamed).unwrap();
-    assert!(named(std::slice::from_ref(&folder)), "a folder renamed away");
+    assert!(
+        named(std::slice::from_ref(&folder)),
+        "a folder renamed away"
+    );
     let again = projects.join("-s");
     std::fs::rename(&renamed, &again).unwrap();
     assert!(named(&[renamed.clone(), again.clone()]), "a renamed folder");
@@ -602,5 +608,8 @@ fn named_paths_only_a_walk_can_map_make_the_run_walk() {
         std::os::unix::fs::symlink(world.path(0).unwrap(), &link).unwrap();
         assert!(named(std::slice::from_ref(&link)), "a link");
     }
-    assert!(named(&[tmp.path().join("elsewhere.jsonl")]), "under no root");
+    assert!(
+        named(&[tmp.path().join("elsewhere.jsonl")]),
+        "under no root"
+    );
 }

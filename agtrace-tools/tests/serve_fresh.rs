@@ -290,7 +290,10 @@ async fn appends_new_logs_deletions_and_a_renamed_folder_are_each_in_the_next_an
     let moved = tree.claude.join("-work-moved");
     std::fs::rename(tree.claude.join("-work-moves"), &moved).unwrap();
     assert_eq!(sorted(session_ids(&client).await), with(&[b]));
-    assert_eq!(event_hits(&client, "bravoopenword").await, vec![b.to_owned()]);
+    assert_eq!(
+        event_hits(&client, "bravoopenword").await,
+        vec![b.to_owned()]
+    );
 
     // Appends under the new path are seen, and a log created there too.
     let path_b = moved.join(path_b.file_name().unwrap());
@@ -307,7 +310,10 @@ async fn appends_new_logs_deletions_and_a_renamed_folder_are_each_in_the_next_an
     let renamed = moved.join(format!("{d}.jsonl"));
     std::fs::rename(&path_b, &renamed).unwrap();
     assert_eq!(sorted(session_ids(&client).await), with(&[c, d]));
-    append(&renamed, &claude_prompt(b, 2, "the bravorenamedword prompt"));
+    append(
+        &renamed,
+        &claude_prompt(b, 2, "the bravorenamedword prompt"),
+    );
     assert_eq!(hits(&client, "bravorenamedword").await, vec![d.to_owned()]);
     assert_eq!(turn_count(&client, d).await, 3);
     client.close().await;

@@ -363,7 +363,11 @@ mod tests {
     #[test]
     fn a_refresh_looks_at_the_named_files_unless_something_needs_a_walk() {
         let gate = Freshness::new();
-        assert_eq!(gate.lock().take_scope(), Scope::All, "the first build walks");
+        assert_eq!(
+            gate.lock().take_scope(),
+            Scope::All,
+            "the first build walks"
+        );
         let a = PathBuf::from("/logs/a.jsonl");
         let b = PathBuf::from("/logs/b.jsonl");
         gate.mark_changed([a.clone()]);

@@ -693,7 +693,12 @@ struct Survey {
 }
 
 /// Finds the logs of `scope` and the rows they have; see [`Scope`].
-fn survey(conn: &Connection, cfg: &Config, scope: &Scope, stats: &mut IndexStats) -> Result<Survey> {
+fn survey(
+    conn: &Connection,
+    cfg: &Config,
+    scope: &Scope,
+    stats: &mut IndexStats,
+) -> Result<Survey> {
     if let Scope::Paths(paths) = scope
         && let Some(survey) = survey_paths(conn, cfg, paths, stats)?
     {

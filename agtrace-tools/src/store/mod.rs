@@ -18,8 +18,8 @@ use crate::index::archive;
 use crate::index::query::{self, EventRow};
 use crate::index::usage::{self, UsageFilter, UsageGrouping, UsageRow};
 use crate::index::{
-    IndexStats, Progress, ProjectInfo, SearchPage, SearchQuery, SessionCursor, SessionFilter,
-    Scope, SessionPage, SessionSummary, ingest, schema,
+    IndexStats, Progress, ProjectInfo, Scope, SearchPage, SearchQuery, SessionCursor,
+    SessionFilter, SessionPage, SessionSummary, ingest, schema,
 };
 use crate::model::{Event, TokenAccumulator, assemble, ts_from_ms};
 use crate::providers::{self, FileHint, Layout, ParseState};
