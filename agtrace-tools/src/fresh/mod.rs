@@ -300,6 +300,9 @@ impl Freshness {
                             parsed = stats.files_parsed,
                             appended = stats.files_appended,
                             walked = stats.walked_roots,
+                            plan_ms = stats.plan_ms,
+                            commit_ms = stats.commit_ms,
+                            checkpoint_ms = stats.checkpoint_ms,
                             ms,
                             "index refreshed"
                         );
