@@ -1,14 +1,17 @@
 //! Incremental indexing never goes stale: after appends, same-size rewrites with the mtime set
 //! back, rewrites that keep the first lines, truncations, renames and deletions, a refresh leaves
-//! the index equal to a fresh build of the same logs in another data dir.
+//! the index equal to a fresh build of the same logs in another data dir; so does a refresh of
+//! only the paths each change touched, as a file watcher names them.
 
 mod common;
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use std::collections::BTreeSet;
+
 use agtrace_tools::config::Config;
-use agtrace_tools::index::SearchQuery;
+use agtrace_tools::index::{Scope, SearchQuery};
 use agtrace_tools::store::TraceStore;
 use common::dump;
 use proptest::prelude::*;
@@ -144,7 +147,25 @@ impl World {
         }
     }
 
-    fn apply(&mut self, op: &Op) {
+    /// Applies `op`; returns the paths it touched, as a file watcher names them (the file
+    /// before and after: a rename names both).
+    fn apply(&mut self, op: &Op) -> BTreeSet<PathBuf> {
+        let slot = match op {
+            Op::Append(s, _)
+            | Op::SameSize(s, _)
+            | Op::HeadKept(s, _, _)
+            | Op::Truncate(s, _)
+            | Op::Rename(s)
+            | Op::Delete(s) => Some(*s),
+            Op::Settle => None,
+        };
+        let before = slot.and_then(|s| self.path(s));
+        self.change(op);
+        let after = slot.and_then(|s| self.path(s));
+        before.into_iter().chain(after).collect()
+    }
+
+    fn change(&mut self, op: &Op) {
         match op {
             Op::Append(s, vals) => {
                 let mut b = self.read(*s);
@@ -218,12 +239,13 @@ fn events(data_dir: &Path) -> Vec<String> {
     .collect()
 }
 
-fn fresh_dump(logs: &Path, scratch: &Path) -> (Vec<String>, Vec<String>) {
+/// A fresh build's dump, events and skipped files.
+fn fresh_dump(logs: &Path, scratch: &Path) -> (Vec<String>, Vec<String>, Vec<String>) {
     let data = tempfile::tempdir_in(scratch).unwrap();
     let store = TraceStore::open(Config::for_tree(logs, data.path())).unwrap();
     store.refresh().unwrap();
     drop(store);
-    (dump(data.path()), events(data.path()))
+    (dump(data.path()), events(data.path()), skips(data.path()))
 }
 
 /// Rows of one dump missing from the other, counted with multiplicity.
@@ -240,8 +262,33 @@ fn missing(from: &[String], other: &[String]) -> usize {
         .count()
 }
 
+/// The skipped files the index keeps, as `path: reason`.
+fn skips(data_dir: &Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(data_dir.join("index.sqlite")).unwrap();
+    let mut st = conn
+        .prepare("SELECT path || ': ' || reason FROM skipped_files ORDER BY path, reason")
+        .unwrap();
+    st.query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// How each step's refresh looks at the logs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Refresh {
+    /// Walks the roots.
+    Walk,
+    /// Looks at the paths the step touched only.
+    Named,
+}
+
 /// Runs the ops, refreshing after each; returns (stale, lost) event rows summed over the steps.
 fn run(ops: &[Op]) -> (usize, usize, Vec<String>) {
+    run_with(ops, Refresh::Walk)
+}
+
+fn run_with(ops: &[Op], refresh: Refresh) -> (usize, usize, Vec<String>) {
     let tmp = tempfile::tempdir().unwrap();
     let logs = tmp.path().join("logs");
     let mut world = World::new(&logs);
@@ -250,10 +297,21 @@ fn run(ops: &[Op]) -> (usize, usize, Vec<String>) {
     let (mut stale, mut lost) = (0, 0);
     let mut first_diff = Vec::new();
     for op in ops {
-        world.apply(op);
-        store.refresh().unwrap();
-        let got = dump(&data);
-        let (want, want_events) = fresh_dump(&logs, tmp.path());
+        let touched = world.apply(op);
+        match refresh {
+            Refresh::Walk => assert!(store.refresh().unwrap().walked_roots),
+            Refresh::Named => {
+                let stats = store.refresh_scoped(&Scope::Paths(touched)).unwrap();
+                assert!(
+                    !stats.walked_roots,
+                    "after {op:?}: a file's change needs no walk"
+                );
+            }
+        }
+        let mut got = dump(&data);
+        let (mut want, want_events, want_skips) = fresh_dump(&logs, tmp.path());
+        got.extend(skips(&data).into_iter().map(|s| format!("skipped {s}")));
+        want.extend(want_skips.into_iter().map(|s| format!("skipped {s}")));
         let got_events = events(&data);
         let (s, l) = (
             missing(&got_events, &want_events),
@@ -284,6 +342,14 @@ proptest! {
     #[test]
     fn every_refresh_equals_a_fresh_build(ops in prop::collection::vec(op(), 1..14)) {
         let (stale, lost, diff) = run(&ops);
+        prop_assert!(diff.is_empty(), "stale {stale}, lost {lost}: {:#?}", diff);
+    }
+
+    #[test]
+    fn every_refresh_of_the_touched_paths_equals_a_fresh_build(
+        ops in prop::collection::vec(op(), 1..14)
+    ) {
+        let (stale, lost, diff) = run_with(&ops, Refresh::Named);
         prop_assert!(diff.is_empty(), "stale {stale}, lost {lost}: {:#?}", diff);
     }
 }
@@ -318,10 +384,14 @@ fn the_issue_scenarios_leave_nothing_stale_or_lost() {
     let mut report = Vec::new();
     let mut diffs = Vec::new();
     for (name, ops) in &scenarios {
-        let (stale, lost, diff) = run(ops);
-        report.push(format!("{name}: {stale} stale, {lost} lost event rows"));
-        if !diff.is_empty() {
-            diffs.push((name, diff));
+        for refresh in [Refresh::Walk, Refresh::Named] {
+            let (stale, lost, diff) = run_with(ops, refresh);
+            report.push(format!(
+                "{name}, {refresh:?}: {stale} stale, {lost} lost event rows"
+            ));
+            if !diff.is_empty() {
+                diffs.push((name, refresh, diff));
+            }
         }
     }
     eprintln!("{}", report.join("\n"));
@@ -356,11 +426,13 @@ fn large_logs_are_checked_by_their_sampled_fingerprint_and_ctime() {
         ),
     ];
     for (name, ops) in &cases {
-        let (stale, lost, diff) = run(ops);
-        assert!(
-            diff.is_empty(),
-            "{name}: {stale} stale, {lost} lost: {diff:#?}"
-        );
+        for refresh in [Refresh::Walk, Refresh::Named] {
+            let (stale, lost, diff) = run_with(ops, refresh);
+            assert!(
+                diff.is_empty(),
+                "{name}, {refresh:?}: {stale} stale, {lost} lost: {diff:#?}"
+            );
+        }
     }
 }
 
@@ -525,10 +597,67 @@ fn a_log_cut_inside_a_line_then_appended_to() {
             Op::Truncate(slot, cut),
             Op::Append(slot, vec![2942144204]),
         ];
-        let (stale, lost, diff) = run(&ops);
-        assert!(
-            diff.is_empty(),
-            "slot {slot}: stale {stale}, lost {lost}: {diff:#?}"
-        );
+        for refresh in [Refresh::Walk, Refresh::Named] {
+            let (stale, lost, diff) = run_with(&ops, refresh);
+            assert!(
+                diff.is_empty(),
+                "slot {slot}, {refresh:?}: stale {stale}, lost {lost}: {diff:#?}"
+            );
+        }
     }
+}
+
+/// Paths that name no file the index can take alone make a run over them walk the roots, and
+/// it then holds what a fresh build does: a new folder of logs, a folder renamed or removed,
+/// a link, a path under no log root. A log-named path where nothing is and nothing was
+/// indexed needs no walk.
+#[test]
+fn named_paths_only_a_walk_can_map_make_the_run_walk() {
+    let tmp = tempfile::tempdir().unwrap();
+    let logs = tmp.path().join("logs");
+    let mut world = World::new(&logs);
+    world.apply(&Op::Append(0, vec![1, 2]));
+    let data = tmp.path().join("data");
+    let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
+    store.refresh().unwrap();
+    let projects = logs.join("claude/projects");
+    let named = |paths: &[PathBuf]| {
+        let stats = store
+            .refresh_scoped(&Scope::Paths(paths.iter().cloned().collect()))
+            .unwrap();
+        assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0, "{paths:?}");
+        stats.walked_roots
+    };
+
+    assert!(!named(&[projects.join("-p/never-there.jsonl")]));
+
+    let folder = projects.join("-q");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("in-q.jsonl"), line(0, 7)).unwrap();
+    assert!(named(std::slice::from_ref(&folder)), "a new folder");
+
+    // The old name alone: it held indexed logs.
+    let renamed = projects.join("-r");
+    std::fs::rename(&folder, &renamed).unwrap();
+    assert!(
+        named(std::slice::from_ref(&folder)),
+        "a folder renamed away"
+    );
+    let again = projects.join("-s");
+    std::fs::rename(&renamed, &again).unwrap();
+    assert!(named(&[renamed.clone(), again.clone()]), "a renamed folder");
+
+    std::fs::remove_dir_all(&again).unwrap();
+    assert!(named(std::slice::from_ref(&again)), "a removed folder");
+
+    #[cfg(unix)]
+    {
+        let link = projects.join("-p/linked.jsonl");
+        std::os::unix::fs::symlink(world.path(0).unwrap(), &link).unwrap();
+        assert!(named(std::slice::from_ref(&link)), "a link");
+    }
+    assert!(
+        named(&[tmp.path().join("elsewhere.jsonl")]),
+        "under no root"
+    );
 }

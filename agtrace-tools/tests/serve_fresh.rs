@@ -49,9 +49,27 @@ impl Tree {
     }
 
     async fn serve(&self, extra: &[&str]) -> TestClient {
+        self.serve_with(self.flags(), extra).await
+    }
+
+    /// Served with every root and the data dir named relative to the tree's own folder, the
+    /// server's working directory.
+    async fn serve_relative(&self) -> TestClient {
+        let base = self._dir.path();
+        let flags = self
+            .flags()
+            .into_iter()
+            .map(|f| f.replace(&format!("{}/", base.display()), ""))
+            .collect::<Vec<_>>();
+        assert!(flags.iter().all(|f| !f.contains(&*base.to_string_lossy())));
+        self.serve_with(flags, &[]).await
+    }
+
+    async fn serve_with(&self, flags: Vec<String>, extra: &[&str]) -> TestClient {
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_agtrace"));
         command
-            .args(self.flags())
+            .current_dir(self._dir.path())
+            .args(flags)
             .arg("serve")
             .args(extra)
             .env_remove("AGTRACE_WATCH")
@@ -172,6 +190,16 @@ async fn with_the_watcher_an_append_is_in_the_next_answer() {
     client.close().await;
 }
 
+/// Relative roots and data dir: the watcher names what changed by absolute paths, which must
+/// still match them (they matched nothing, and appends went unseen).
+#[tokio::test]
+async fn with_relative_roots_an_append_is_in_the_next_answer() {
+    let tree = Tree::new();
+    let client = tree.serve_relative().await;
+    each_append_is_in_the_next_answer(&client, &tree, 5).await;
+    client.close().await;
+}
+
 #[tokio::test]
 async fn without_the_watcher_each_call_rescans_and_an_append_is_in_the_next_answer() {
     let tree = Tree::new();
@@ -214,6 +242,80 @@ async fn a_new_project_folder_and_a_root_that_appears_are_seen() {
         hits(&client, "latecomerword").await,
         vec![codex_id.to_owned()]
     );
+    client.close().await;
+}
+
+/// Sorted, for comparing sets of session ids.
+fn sorted(mut ids: Vec<String>) -> Vec<String> {
+    ids.sort();
+    ids
+}
+
+/// Each kind of change the watcher names, and one it cannot map to files alone, made just
+/// before a call: the call sees exactly the logs as they are then, neither a stale session nor
+/// a lost one (a log left indexed under its old path would show as a second session).
+#[tokio::test]
+async fn appends_new_logs_deletions_and_a_renamed_folder_are_each_in_the_next_answer() {
+    let tree = Tree::new();
+    let client = tree.serve(&[]).await;
+    let before = session_ids(&client).await;
+    let with = |extra: &[&str]| {
+        let mut ids = before.clone();
+        ids.extend(extra.iter().map(|id| id.to_string()));
+        sorted(ids)
+    };
+
+    // A new project folder (a walk finds its log).
+    let a = "a0000000-0000-4000-8000-0000000000aa";
+    let path_a = new_claude_session(&tree.claude, "-work-moves", a, "alphaopenword");
+    assert_eq!(sorted(session_ids(&client).await), with(&[a]));
+
+    // An append to that log.
+    append(&path_a, &claude_prompt(a, 1, "the alphaappendword prompt"));
+    assert_eq!(hits(&client, "alphaappendword").await, vec![a.to_owned()]);
+    assert_eq!(turn_count(&client, a).await, 2);
+
+    // A new log in a folder that exists.
+    let b = "b0000000-0000-4000-8000-0000000000bb";
+    let path_b = new_claude_session(&tree.claude, "-work-moves", b, "bravoopenword");
+    assert_eq!(sorted(session_ids(&client).await), with(&[a, b]));
+    assert_eq!(hits(&client, "bravoopenword").await, vec![b.to_owned()]);
+
+    // A log deleted.
+    std::fs::remove_file(&path_a).unwrap();
+    assert_eq!(sorted(session_ids(&client).await), with(&[b]));
+    assert!(hits(&client, "alphaappendword").await.is_empty());
+
+    // The folder renamed: its log is the same session under its new path, once.
+    let moved = tree.claude.join("-work-moved");
+    std::fs::rename(tree.claude.join("-work-moves"), &moved).unwrap();
+    assert_eq!(sorted(session_ids(&client).await), with(&[b]));
+    assert_eq!(
+        event_hits(&client, "bravoopenword").await,
+        vec![b.to_owned()]
+    );
+
+    // Appends under the new path are seen, and a log created there too.
+    let path_b = moved.join(path_b.file_name().unwrap());
+    append(&path_b, &claude_prompt(b, 1, "the bravoappendword prompt"));
+    assert_eq!(hits(&client, "bravoappendword").await, vec![b.to_owned()]);
+    assert_eq!(turn_count(&client, b).await, 2);
+    let c = "c0000000-0000-4000-8000-0000000000cc";
+    new_claude_session(&tree.claude, "-work-moved", c, "charlieopenword");
+    assert_eq!(sorted(session_ids(&client).await), with(&[b, c]));
+
+    // A log renamed inside its folder: one session, named by its file as Claude Code names
+    // them, and none left at the old path.
+    let d = "d0000000-0000-4000-8000-0000000000dd";
+    let renamed = moved.join(format!("{d}.jsonl"));
+    std::fs::rename(&path_b, &renamed).unwrap();
+    assert_eq!(sorted(session_ids(&client).await), with(&[c, d]));
+    append(
+        &renamed,
+        &claude_prompt(b, 2, "the bravorenamedword prompt"),
+    );
+    assert_eq!(hits(&client, "bravorenamedword").await, vec![d.to_owned()]);
+    assert_eq!(turn_count(&client, d).await, 3);
     client.close().await;
 }
 

@@ -7,6 +7,12 @@
 //! a call ([`Freshness::wait`]) first makes sure every change already on its way has been
 //! counted, then waits until `done` reaches the `wanted` it saw.
 //!
+//! What a refresh looks at: the paths the watcher named since the last one, if it named them
+//! all ([`Scope::Paths`]: a stat and a row per named file, then the parse of what changed); the
+//! whole of the roots ([`Scope::All`]) at the first build, for each periodic re-scan, without a
+//! watcher, after a failed refresh, and whenever a change names no file the index can take
+//! alone (a folder created, removed or renamed, a watcher overflow, a link, a store).
+//!
 //! How changes are seen ([`watch`]): a file watcher on the log roots, or, where watching is not
 //! possible (forced with [`WatchMode::Poll`], no inotify watches left, a watch error), every
 //! call counts as a change, so that each call re-scans (a stat per log file, parsing only what
@@ -20,11 +26,14 @@
 
 pub mod watch;
 
+use std::collections::BTreeSet;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
+use crate::index::Scope;
 use crate::store::TraceStore;
 
 pub use watch::WatchMode;
@@ -39,9 +48,18 @@ const POLL: Duration = Duration::from_millis(20);
 /// The first retry after a failed refresh that no call waits for; doubled up to [`MAX_BACKOFF`].
 const BACKOFF: Duration = Duration::from_secs(1);
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
+/// More named paths than this are refreshed by a walk of the roots (as cheap by then).
+const MAX_NAMED: usize = 256;
 
 #[derive(Default)]
 struct State {
+    /// Files named as changed since the last refresh started.
+    named: BTreeSet<PathBuf>,
+    /// Something changed since the last refresh started that only a walk of the roots finds.
+    walk: bool,
+    /// The last walk followed links to logs, whose changes no event names: every refresh
+    /// walks while there are any.
+    links: bool,
     /// Changes seen (plus one for the first build, and one per periodic re-scan).
     wanted: u64,
     /// `wanted` as it was when the last successful refresh started.
@@ -66,6 +84,24 @@ pub struct Freshness {
     sync_point: OnceLock<SyncPoint>,
 }
 
+impl State {
+    /// A change that only a walk of the roots finds.
+    fn changed_unnamed(&mut self) {
+        self.wanted += 1;
+        self.walk = true;
+    }
+
+    /// What the refresh starting now looks at: every change counted so far.
+    fn take_scope(&mut self) -> Scope {
+        let named = std::mem::take(&mut self.named);
+        if std::mem::take(&mut self.walk) || self.links || named.len() > MAX_NAMED {
+            Scope::All
+        } else {
+            Scope::Paths(named)
+        }
+    }
+}
+
 impl Freshness {
     /// A gate with the first build still to do; every call counts as a change until
     /// [`Freshness::start_watching`].
@@ -73,6 +109,7 @@ impl Freshness {
         Arc::new(Freshness {
             state: Mutex::new(State {
                 wanted: 1,
+                walk: true,
                 ..State::default()
             }),
             changed: Condvar::new(),
@@ -85,9 +122,20 @@ impl Freshness {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A change to the logs was seen: the next call does not answer before the index has it.
+    /// A change to the logs was seen, one that names no file the index could take alone:
+    /// the next call does not answer before a walk of the roots has it.
     pub fn mark_dirty(&self) {
-        self.lock().wanted += 1;
+        self.lock().changed_unnamed();
+        self.changed.notify_all();
+    }
+
+    /// These files (paths under a log root) were created, written, renamed or removed: the
+    /// next call does not answer before the index has them.
+    pub fn mark_changed(&self, paths: impl IntoIterator<Item = PathBuf>) {
+        let mut st = self.lock();
+        st.named.extend(paths);
+        st.wanted += 1;
+        drop(st);
         self.changed.notify_all();
     }
 
@@ -116,7 +164,7 @@ impl Freshness {
         let seen = self.is_watching() && self.sync_point.get().is_some_and(|sync| sync());
         let mut st = self.lock();
         if !seen {
-            st.wanted += 1;
+            st.changed_unnamed();
         }
         let mut target = st.wanted;
         if st.done >= target {
@@ -124,7 +172,7 @@ impl Freshness {
         }
         // Nothing changed since a refresh failed: this call is a retry, not its audience.
         if st.failed.as_ref().is_some_and(|(at, _)| *at >= target) {
-            st.wanted += 1;
+            st.changed_unnamed();
             target = st.wanted;
         }
         st.waiting += 1;
@@ -192,7 +240,7 @@ impl Freshness {
                     .unwrap_or_else(|p| p.into_inner());
                 st = guard;
                 if waited.timed_out() && rescan.is_some() {
-                    st.wanted += 1;
+                    st.changed_unnamed();
                 }
                 continue;
             }
@@ -225,13 +273,17 @@ impl Freshness {
                 return;
             }
             let generation = st.wanted;
+            let scope = st.take_scope();
             drop(st);
             before_refresh();
             let started = Instant::now();
-            let outcome = store.refresh();
+            let outcome = store.refresh_scoped(&scope);
             st = self.lock();
             match outcome {
                 Ok(stats) => {
+                    if stats.walked_roots {
+                        st.links = stats.links_followed > 0;
+                    }
                     let ms = started.elapsed().as_millis() as u64;
                     if st.done == 0 {
                         for note in &stats.notes {
@@ -247,6 +299,10 @@ impl Freshness {
                         tracing::debug!(
                             parsed = stats.files_parsed,
                             appended = stats.files_appended,
+                            walked = stats.walked_roots,
+                            plan_ms = stats.plan_ms,
+                            commit_ms = stats.commit_ms,
+                            checkpoint_ms = stats.checkpoint_ms,
                             ms,
                             "index refreshed"
                         );
@@ -257,6 +313,8 @@ impl Freshness {
                 }
                 Err(e) => {
                     tracing::warn!("re-indexing the logs failed: {e}");
+                    // The paths it was to look at are not in the index: the retry walks.
+                    st.walk = true;
                     st.failed = Some((generation, e.to_string()));
                     retry_at = Some(Instant::now() + backoff);
                     backoff = (backoff * 2).min(MAX_BACKOFF);
@@ -303,6 +361,33 @@ mod tests {
             }
         });
         assert!(matches!(out, Err(Error::Cancelled)));
+    }
+
+    #[test]
+    fn a_refresh_looks_at_the_named_files_unless_something_needs_a_walk() {
+        let gate = Freshness::new();
+        assert_eq!(
+            gate.lock().take_scope(),
+            Scope::All,
+            "the first build walks"
+        );
+        let a = PathBuf::from("/logs/a.jsonl");
+        let b = PathBuf::from("/logs/b.jsonl");
+        gate.mark_changed([a.clone()]);
+        gate.mark_changed([b.clone(), a.clone()]);
+        assert_eq!(
+            gate.lock().take_scope(),
+            Scope::Paths([a.clone(), b.clone()].into())
+        );
+        assert_eq!(gate.lock().take_scope(), Scope::Paths(BTreeSet::new()));
+        gate.mark_changed([a.clone()]);
+        gate.mark_dirty();
+        assert_eq!(gate.lock().take_scope(), Scope::All, "an unnamed change");
+        gate.mark_changed((0..=MAX_NAMED).map(|n| PathBuf::from(format!("/logs/{n}"))));
+        assert_eq!(gate.lock().take_scope(), Scope::All, "too many to name");
+        gate.lock().links = true;
+        gate.mark_changed([a]);
+        assert_eq!(gate.lock().take_scope(), Scope::All, "logs behind links");
     }
 
     #[test]

@@ -4,6 +4,10 @@
 //! Folders created under a root are watched by the watcher itself and again by the refresher
 //! before it scans, so that they are watched before the scan that finds their files.
 //!
+//! An event that names the files it changed (created, written, renamed, removed: not folders)
+//! passes their paths on, so the refresh looks at those files alone; any other event under a
+//! root (a folder created or removed, a queue overflow) makes the refresh walk the roots.
+//!
 //! A root that does not exist yet is waited for through its nearest existing parent (watched
 //! alone, not recursively); once it appears it is watched in turn. Every event marks the gate
 //! dirty at once; only the background refresh is debounced (by the gate, not here), so that a
@@ -26,6 +30,7 @@ use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 
 use super::Freshness;
 use crate::config::Config;
+use crate::index::discover::as_watched;
 use crate::model::Provider;
 
 /// How a served index notices changes to the logs.
@@ -75,16 +80,18 @@ impl LogWatch {
     /// Watches the log roots of `config` once [`LogWatch::update`] first runs
     /// (on the refresher thread, off the path of the first answers).
     pub fn new(config: &Config, mode: WatchMode) -> Self {
+        // Named as the watcher names their contents: a relative root (`--claude-dir=logs/x`)
+        // would otherwise match no event, and no change would be seen.
         let mut roots: Vec<PathBuf> = Provider::ALL
             .into_iter()
-            .map(|p| config.root(p).to_path_buf())
+            .map(|p| as_watched(config.root(p)))
             .collect();
         roots.sort();
         roots.dedup();
         LogWatch {
             mode,
             roots,
-            barrier_dir: config.data_dir.join(BARRIER_DIR),
+            barrier_dir: as_watched(&config.data_dir.join(BARRIER_DIR)),
             shared: None,
             watcher: None,
             started: false,
@@ -246,20 +253,41 @@ fn on_event(shared: &Shared, event: notify::Result<Event>) {
             .is_ok_and(|pending| pending.iter().any(|r| r.starts_with(p)))
     };
     if event.paths.iter().any(|p| under_root(p)) {
+        let mut dirs = event.paths.iter().filter(|p| p.is_dir()).peekable();
+        let has_dir = dirs.peek().is_some();
         if matches!(
             event.kind,
             EventKind::Create(_) | EventKind::Modify(ModifyKind::Name(_))
-        ) {
-            let dirs = event.paths.iter().filter(|p| p.is_dir()).cloned();
-            if let Ok(mut new_dirs) = shared.new_dirs.lock() {
-                new_dirs.extend(dirs);
-            }
+        ) && let Ok(mut new_dirs) = shared.new_dirs.lock()
+        {
+            new_dirs.extend(dirs.cloned());
         }
-        shared.gate.mark_dirty();
+        if names_files(&event.kind) && !has_dir {
+            let paths = event.paths.into_iter().filter(|p| under_root(p));
+            shared.gate.mark_changed(paths);
+        } else {
+            shared.gate.mark_dirty();
+        }
     } else if event.paths.iter().any(|p| toward_pending(p)) {
         shared.pending_changed.store(true, Ordering::SeqCst);
         shared.gate.mark_dirty();
     }
+}
+
+/// Whether an event of this kind names the files it changed, each of which the index can
+/// refresh alone (once its paths are known not to be folders): a file created, written,
+/// renamed or removed. A folder created or removed (which files it holds is for a walk of the
+/// roots to find), and whatever the watcher could not classify, does not.
+fn names_files(kind: &EventKind) -> bool {
+    use notify::event::{CreateKind, RemoveKind};
+    matches!(
+        kind,
+        EventKind::Create(CreateKind::File | CreateKind::Any)
+            | EventKind::Modify(
+                ModifyKind::Data(_) | ModifyKind::Metadata(_) | ModifyKind::Name(_)
+            )
+            | EventKind::Remove(RemoveKind::File | RemoveKind::Any)
+    )
 }
 
 /// This process's barrier file, renamed `<pid>-<n>` for the n-th barrier.

@@ -11,7 +11,7 @@
 //! a folder that contains it (`loop -> .`) and a link chain that never ends are not followed,
 //! each noted with its own reason.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{BTreeSet, HashSet, VecDeque};
 use std::fs::{self, Metadata};
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
@@ -157,6 +157,33 @@ pub(super) struct Found {
     pub unit: Option<String>,
 }
 
+/// A log file (not a store source) as found at `path`, examined at `now`.
+fn log_file(p: Provider, path: PathBuf, key: String, md: &Metadata, now: i64) -> Found {
+    let mtime_ns = md
+        .modified()
+        .ok()
+        .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos() as i64)
+        .unwrap_or(0);
+    let (ino, ctime_ns) = identity(md);
+    let stored_ctime_ns = if now.saturating_sub(ctime_ns) < RACY_NS {
+        0
+    } else {
+        ctime_ns
+    };
+    Found {
+        provider: p,
+        path,
+        key,
+        size: md.len(),
+        mtime_ns,
+        ino,
+        ctime_ns,
+        stored_ctime_ns,
+        unit: None,
+    }
+}
+
 /// Whether a file at `path` is named like provider `p`'s logs (a name that is not UTF-8 is
 /// read lossily here, so that it is noted rather than silently ignored).
 pub(super) fn matches_provider(p: Provider, path: &Path) -> bool {
@@ -220,6 +247,8 @@ pub(super) struct Discovery {
     pub skipped: Vec<(PathBuf, SkipReason)>,
     /// Roots that do not exist.
     pub missing_roots: Vec<(Provider, PathBuf)>,
+    /// Links followed to a log file or a folder (see [`named`] for why they matter).
+    pub links_followed: u64,
 }
 
 struct Walker {
@@ -242,6 +271,7 @@ pub(super) fn discover(cfg: &Config) -> Discovery {
             found: Vec::new(),
             skipped: Vec::new(),
             missing_roots: Vec::new(),
+            links_followed: 0,
         },
         files: HashSet::new(),
         folders: HashSet::new(),
@@ -270,6 +300,95 @@ pub(super) fn discover(cfg: &Config) -> Discovery {
         w.follow(p, link);
     }
     w.out
+}
+
+/// `path` as a file watcher names what is under it: absolute, a relative path joined to the
+/// current directory, nothing resolved (as `notify` does).
+pub(crate) fn as_watched(path: &Path) -> PathBuf {
+    if path.is_absolute() {
+        return path.to_path_buf();
+    }
+    std::env::current_dir()
+        .map(|d| d.join(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// What a look at named paths ([`named`]) found.
+pub(super) struct NamedPaths {
+    /// The log files among the paths, as a walk of the roots would find them (and the log
+    /// files among them it would note as skipped).
+    pub discovery: Discovery,
+    /// The paths where nothing is now, as keys: a log indexed there is gone.
+    pub gone: Vec<String>,
+}
+
+/// The paths a file watcher named ([`as_watched`]), each as a walk of the roots would find it
+/// (named from its root as configured), without the walk; `None` where only the walk can tell: a folder (which files it holds), a link, a file
+/// under a link to a folder (the walk names it by another path, or not at all), a path under
+/// no log root or under two, a root itself, a path under a store's root (its sessions live in
+/// a database whose journal files are not named like logs), or one that cannot be examined
+/// (the walk names why). A file reached through a link is indexed under the link's path,
+/// which no event names: while the walk follows any link ([`Discovery::links_followed`]),
+/// only walks see every change.
+pub(super) fn named(cfg: &Config, paths: &BTreeSet<PathBuf>) -> Option<NamedPaths> {
+    let now = now_ns();
+    let mut out = NamedPaths {
+        discovery: Discovery {
+            found: Vec::new(),
+            skipped: Vec::new(),
+            missing_roots: Vec::new(),
+            links_followed: 0,
+        },
+        gone: Vec::new(),
+    };
+    let watched: Vec<(Provider, PathBuf)> = Provider::ALL
+        .into_iter()
+        .map(|p| (p, as_watched(cfg.root(p))))
+        .collect();
+    for named in paths {
+        let mut under = watched.iter().filter(|(_, r)| named.starts_with(r));
+        let (p, watched_root) = under.next()?;
+        if under.next().is_some() || p.spec().store.is_some() {
+            return None;
+        }
+        let (p, root) = (*p, cfg.root(*p));
+        let path = &root.join(named.strip_prefix(watched_root).ok()?);
+        let md = match fs::symlink_metadata(path) {
+            Ok(md) => md,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && named != watched_root => {
+                // A key is text: a name that is not had no log indexed under it.
+                if let Some(key) = path.to_str() {
+                    out.gone.push(key.to_string());
+                }
+                continue;
+            }
+            Err(_) => return None,
+        };
+        if !md.is_file() {
+            return None;
+        }
+        if !matches_provider(p, path) {
+            continue;
+        }
+        let parent = named.parent()?;
+        let below = parent.strip_prefix(watched_root).ok()?;
+        if fs::canonicalize(parent).ok()? != fs::canonicalize(root).ok()?.join(below) {
+            return None;
+        }
+        match path.to_str() {
+            Some(key) => {
+                let key = key.to_string();
+                out.discovery
+                    .found
+                    .push(log_file(p, path.clone(), key, &md, now));
+            }
+            None => out
+                .discovery
+                .skipped
+                .push((path.clone(), SkipReason::NonUtf8Name)),
+        }
+    }
+    Some(out)
 }
 
 impl Walker {
@@ -339,33 +458,11 @@ impl Walker {
         if let Some(id) = node_id(&path, md) {
             self.files.insert(id);
         }
-        let mtime_ns = md
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-            .map(|d| d.as_nanos() as i64)
-            .unwrap_or(0);
         if let Some(store) = p.spec().store {
             self.store(p, path, key, store);
             return;
         }
-        let (ino, ctime_ns) = identity(md);
-        let stored_ctime_ns = if self.now.saturating_sub(ctime_ns) < RACY_NS {
-            0
-        } else {
-            ctime_ns
-        };
-        self.out.found.push(Found {
-            provider: p,
-            path,
-            key,
-            size: md.len(),
-            mtime_ns,
-            ino,
-            ctime_ns,
-            stored_ctime_ns,
-            unit: None,
-        });
+        self.out.found.push(log_file(p, path, key, md, self.now));
     }
 
     /// Takes each session of a store source as its own unit: its fingerprint stands for the
@@ -444,10 +541,12 @@ impl Walker {
                 self.folders.insert(id);
             }
             // Walked under the link's own path: the files keep names inside this root.
+            self.out.links_followed += 1;
             self.walk(p, link);
         } else if id.as_ref().is_some_and(|id| self.files.contains(id)) {
             self.skip(link, SkipReason::DuplicateLink);
         } else {
+            self.out.links_followed += 1;
             self.file(p, link, &md);
         }
     }

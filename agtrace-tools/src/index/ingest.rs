@@ -26,10 +26,10 @@
 //! re-reading every growing log in full on every refresh.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::mpsc;
 use std::time::Instant;
@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::archive::{self, ArchiveStats};
-use super::discover::{self, Found, SkipReason, SkipSummary, SkippedFile};
+use super::discover::{self, Discovery, Found, SkipReason, SkipSummary, SkippedFile};
 use super::fts_tokens::Unicode61;
 use super::schema::{MAX_EVENTS_PER_SESSION, eid, eid_range};
 use super::search_syntax::cjk_words;
@@ -78,7 +78,7 @@ pub struct Progress {
 /// What an indexing run did.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct IndexStats {
-    /// Log files found under the roots.
+    /// Log files found under the roots (among the named paths, for a [`Scope::Paths`] run).
     pub files_seen: u64,
     /// Parsed from the start (new, rewritten, or Gemini documents that changed).
     pub files_parsed: u64,
@@ -107,6 +107,14 @@ pub struct IndexStats {
     /// and empty.
     #[serde(default)]
     pub archive: ArchiveStats,
+    /// Whether the run walked every root: a [`Scope::All`] run, or a [`Scope::Paths`] one
+    /// whose paths only a walk could map to logs.
+    #[serde(default)]
+    pub walked_roots: bool,
+    /// Links the walk followed to a log file or a folder: the logs reached through them are
+    /// indexed under paths no file watcher names, so runs over named paths miss their changes.
+    #[serde(default)]
+    pub links_followed: u64,
     /// Wall time of the whole run.
     pub elapsed_ms: u64,
     /// Wall time spent in discovery+planning, and in writing (parsing overlaps writing).
@@ -256,10 +264,18 @@ fn prefix_matches(found: &Found, row: &FileRow) -> bool {
         .is_ok_and(|(h, t)| h == row.head_hash && &t == tail)
 }
 
-fn load_rows(conn: &Connection) -> Result<HashMap<String, FileRow>> {
-    let mut st = conn
-        .prepare("SELECT path, size, mtime_ns, parsed_offset, head_hash, sid, state, tail_hash, ino, ctime_ns FROM files")?;
-    let rows = st.query_map([], |r| {
+/// The `files` rows, all of them or those of `keys`.
+fn load_rows(conn: &Connection, keys: Option<&[&str]>) -> Result<HashMap<String, FileRow>> {
+    const COLUMNS: &str =
+        "path, size, mtime_ns, parsed_offset, head_hash, sid, state, tail_hash, ino, ctime_ns";
+    let mut st = match keys {
+        None => conn.prepare(&format!("SELECT {COLUMNS} FROM files"))?,
+        Some(_) => conn.prepare(&format!(
+            "SELECT {COLUMNS} FROM files WHERE path IN (SELECT value FROM json_each(?1))"
+        ))?,
+    };
+    let keys = keys.map(|k| serde_json::Value::from(k.to_vec()).to_string());
+    let rows = st.query_map(rusqlite::params_from_iter(keys), |r| {
         Ok((
             r.get::<_, String>(0)?,
             FileRow {
@@ -717,31 +733,43 @@ fn link_by_spawn_time(tx: &Transaction, p: Provider) -> Result<()> {
     Ok(())
 }
 
-/// Brings the index up to date with the log roots.
-pub fn run(
-    conn: &mut Connection,
+/// Which logs a run brings up to date.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Scope {
+    /// Every log under the roots: each one is stat'ed, its row loaded, and the logs no longer
+    /// found are dropped.
+    All,
+    /// The logs at these paths only (those a file watcher saw created, written, renamed or
+    /// removed), each taken as the walk of [`Scope::All`] would find it; a path only that walk
+    /// can map to logs (a folder, a link, a store's file, a path under no log root) makes the
+    /// run one of [`Scope::All`].
+    Paths(BTreeSet<PathBuf>),
+}
+
+/// What a run starts from: the logs found, their rows, the keys of logs gone.
+struct Survey {
+    discovery: Discovery,
+    rows: HashMap<String, FileRow>,
+    removed: Vec<String>,
+}
+
+/// Finds the logs of `scope` and the rows they have; see [`Scope`].
+fn survey(
+    conn: &Connection,
     cfg: &Config,
-    mut progress: Option<&mut dyn FnMut(Progress)>,
-) -> Result<IndexStats> {
-    let started = Instant::now();
-    let mut stats = IndexStats::default();
-    let mut discovery = discover::discover(cfg);
-    for (p, root) in &discovery.missing_roots {
-        stats.notes.push(format!(
-            "{} log root {} does not exist; skipped",
-            p,
-            root.display()
-        ));
+    scope: &Scope,
+    stats: &mut IndexStats,
+) -> Result<Survey> {
+    if let Scope::Paths(paths) = scope
+        && let Some(survey) = survey_paths(conn, cfg, paths, stats)?
+    {
+        return Ok(survey);
     }
-    for (path, reason) in &discovery.skipped {
-        note_skip(&mut stats, path, *reason);
-    }
-    let mut found = std::mem::take(&mut discovery.found);
-    stats.files_seen = found.len() as u64;
-    // Oldest first, so session numbers (and search order) follow time.
-    found.sort_by(|a, b| (a.mtime_ns, &a.key).cmp(&(b.mtime_ns, &b.key)));
-    let rows = load_rows(conn)?;
-    let seen: HashSet<&str> = found.iter().map(|f| f.key.as_str()).collect();
+    stats.walked_roots = true;
+    let discovery = discover::discover(cfg);
+    stats.links_followed = discovery.links_followed;
+    let rows = load_rows(conn, None)?;
+    let seen: HashSet<&str> = discovery.found.iter().map(|f| f.key.as_str()).collect();
     // Files in a folder that cannot be listed now are not gone: they keep their sessions.
     let unlisted: Vec<&Path> = discovery
         .skipped
@@ -762,14 +790,106 @@ pub fn run(
         .filter(|k| !unread.iter().any(|s| k.starts_with(s.as_str())))
         .cloned()
         .collect();
+    Ok(Survey {
+        discovery,
+        rows,
+        removed,
+    })
+}
+
+/// [`survey`] of named paths: only their rows are loaded and only they can be gone; `None`
+/// when a walk is needed.
+fn survey_paths(
+    conn: &Connection,
+    cfg: &Config,
+    paths: &BTreeSet<PathBuf>,
+    stats: &mut IndexStats,
+) -> Result<Option<Survey>> {
+    let Some(named) = discover::named(cfg, paths) else {
+        return Ok(None);
+    };
+    // A path gone that held indexed logs below it was a folder (removed, or renamed: where to
+    // is for the walk to find).
+    let mut below = conn.prepare_cached(
+        "SELECT 1 FROM files WHERE path > ?1 || '/' AND path < ?1 || '0' LIMIT 1",
+    )?;
+    for key in &named.gone {
+        if below.exists([key])? {
+            return Ok(None);
+        }
+    }
+    let keys: Vec<&str> = named
+        .discovery
+        .found
+        .iter()
+        .map(|f| f.key.as_str())
+        .chain(named.gone.iter().map(String::as_str))
+        .collect();
+    let rows = load_rows(conn, Some(&keys))?;
+    let removed = named
+        .gone
+        .into_iter()
+        .filter(|k| rows.contains_key(k))
+        .collect();
+    // The skips noted of other paths stand: the list kept in the index is of every file.
+    let named_labels: HashSet<String> = paths.iter().map(|p| cfg.path_label(p)).collect();
+    stats.skipped.extend(
+        load_skips(conn)?
+            .into_iter()
+            .filter(|s| !named_labels.contains(&s.path)),
+    );
+    Ok(Some(Survey {
+        discovery: named.discovery,
+        rows,
+        removed,
+    }))
+}
+
+/// Brings the index up to date with the logs of `scope` (all of them: [`Scope::All`]).
+pub fn run(
+    conn: &mut Connection,
+    cfg: &Config,
+    scope: &Scope,
+    mut progress: Option<&mut dyn FnMut(Progress)>,
+) -> Result<IndexStats> {
+    let started = Instant::now();
+    let mut stats = IndexStats::default();
+    let Survey {
+        mut discovery,
+        rows,
+        removed,
+    } = survey(conn, cfg, scope, &mut stats)?;
+    for (p, root) in &discovery.missing_roots {
+        stats.notes.push(format!(
+            "{} log root {} does not exist; skipped",
+            p,
+            root.display()
+        ));
+    }
+    for (path, reason) in &discovery.skipped {
+        note_skip(&mut stats, path, *reason);
+    }
+    let mut found = std::mem::take(&mut discovery.found);
+    stats.files_seen = found.len() as u64;
+    // Oldest first, so session numbers (and search order) follow time.
+    found.sort_by(|a, b| (a.mtime_ns, &a.key).cmp(&(b.mtime_ns, &b.key)));
     // Deleted logs with an archived copy keep their sessions.
     let removed = archive::hold_gone(conn, cfg, removed, chrono::Utc::now().timestamp_millis())?;
     let mut jobs = Vec::new();
     // Unchanged files whose stored ctime was too recent to trust and now is not.
     let mut settled = Vec::new();
+    let named = !stats.walked_roots;
     for f in &found {
         let row = rows.get(&f.key);
-        match plan_for(f, row) {
+        let plan = match plan_for(f, row) {
+            // A row without a trusted ctime takes a rewrite that keeps size and mtime for no
+            // change (see the module notes); a walk would have trusted the ctime once it was
+            // old enough, but a run over named paths looks at no row but theirs, and the
+            // change the watcher saw is the evidence instead.
+            None if named && row.is_some_and(|r| r.ctime_ns == 0) => Some(Plan::Full),
+            plan => plan,
+        };
+        match plan {
             None => {
                 stats.files_skipped += 1;
                 if f.stored_ctime_ns != 0 && row.is_some_and(|r| r.ctime_ns == 0) {

@@ -14,7 +14,7 @@ pub mod usage;
 
 pub use archive::{ArchiveStats, copy_file as archive_copy};
 pub use discover::{SkipReason, SkipSummary, SkippedFile};
-pub use ingest::{IndexStats, Progress};
+pub use ingest::{IndexStats, Progress, Scope};
 pub use query::{
     MIN_PREFIX, PREVIEW_CHARS, ProjectInfo, ProjectRef, ProviderCounts, SearchCursor, SearchHit,
     SearchPage, SearchQuery, SessionCursor, SessionFilter, SessionPage, SessionSummary, preview,

@@ -18,8 +18,8 @@ use crate::index::archive;
 use crate::index::query::{self, EventRow};
 use crate::index::usage::{self, UsageFilter, UsageGrouping, UsageRow};
 use crate::index::{
-    IndexStats, Progress, ProjectInfo, SearchPage, SearchQuery, SessionCursor, SessionFilter,
-    SessionPage, SessionSummary, ingest, schema,
+    IndexStats, Progress, ProjectInfo, Scope, SearchPage, SearchQuery, SessionCursor,
+    SessionFilter, SessionPage, SessionSummary, ingest, schema,
 };
 use crate::model::{Event, EventKind, TokenAccumulator, assemble, ts_from_ms};
 use crate::providers::{self, FileHint, Layout, ParseState};
@@ -197,14 +197,27 @@ impl TraceStore {
         self.run_index(Some(progress))
     }
 
+    /// [`TraceStore::refresh`] of the logs of `scope` only (see [`Scope`]).
+    pub fn refresh_scoped(&self, scope: &Scope) -> Result<IndexStats> {
+        self.run_index_of(scope, None)
+    }
+
     fn run_index(&self, progress: Option<&mut dyn FnMut(Progress)>) -> Result<IndexStats> {
+        self.run_index_of(&Scope::All, progress)
+    }
+
+    fn run_index_of(
+        &self,
+        scope: &Scope,
+        progress: Option<&mut dyn FnMut(Progress)>,
+    ) -> Result<IndexStats> {
         let config = &self.inner.config;
         self.prepare().map_err(|e| self.private(e))?;
         let run = || {
             // A dedicated connection: the writer must not hold a pooled reader.
             let mut conn = schema::open_ready(&config.index_path())?;
             conn.pragma_update(None, "cache_size", -65536)?;
-            ingest::run(&mut conn, config, progress)
+            ingest::run(&mut conn, config, scope, progress)
         };
         let mut stats = run().map_err(|e| self.private(e))?;
         for note in &mut stats.notes {
