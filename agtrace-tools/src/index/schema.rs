@@ -36,7 +36,8 @@ const ADDED_TABLE_COUNT: i64 = 2;
 /// version 9 only added the CJK trigram table, filled from the stored event texts, and version
 /// 10 only added tables filled by re-parsing (`touches`, `usage`) and changed what the parsers
 /// produce, and version 11 only declared `events_fts` with another tokenizer that makes the
-/// same tokens ([`super::fts_tokens`]), refilled from the stored texts.
+/// same tokens ([`super::fts_tokens`]) and `events_cjk` without row sizes, both refilled from
+/// the stored texts.
 const MIGRATABLE_VERSION: i64 = 7;
 
 // ---- Version 10: file history (`touches`, filled by `index::touches::record`). ----
@@ -61,8 +62,10 @@ ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT 0;
 /// FTS5 flush its pending terms at each one (measured: a 3–4x slower build). `search` reads it
 /// only for queries with CJK characters. Normal (not contentless) so that 1–2 character words,
 /// which trigrams cannot match, can be found by a scan of its stored words.
-const CJK: &str =
-    "CREATE VIRTUAL TABLE IF NOT EXISTS events_cjk USING fts5(text, tokenize = 'trigram');";
+///
+/// `columnsize=0`: no row sizes are kept (nothing ranks its matches), one b-tree insert less per
+/// event with CJK text.
+const CJK: &str = "CREATE VIRTUAL TABLE IF NOT EXISTS events_cjk USING fts5(text, tokenize = 'trigram', columnsize = 0);";
 
 /// Adds the CJK-bearing words of event `eid`'s text to `events_cjk`; a text without any adds
 /// nothing. Call inside the write transaction that inserts the event.
@@ -88,7 +91,7 @@ pub fn unindex_cjk(conn: &Connection, lo: i64, hi: i64) -> Result<()> {
     Ok(())
 }
 
-/// Fills `events_cjk` from the events already indexed (migration from version 8).
+/// Fills `events_cjk` from the events already indexed (migration from version 8 or 10).
 fn backfill_cjk(conn: &Connection) -> Result<()> {
     conn.execute("DELETE FROM events_cjk", [])?;
     let mut st = conn.prepare("SELECT eid, text FROM events")?;
@@ -337,8 +340,7 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
         current = 8;
     }
     if current == 8 {
-        tx.execute_batch(CJK)?;
-        backfill_cjk(&tx)?;
+        // Version 9 added `events_cjk`, created and filled below (as version 11 declares it).
         current = 9;
     }
     if current == 9 {
@@ -354,9 +356,11 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
         current = 10;
     }
     if current == 10 {
-        tx.execute_batch("DROP TABLE events_fts")?;
+        tx.execute_batch("DROP TABLE events_fts; DROP TABLE IF EXISTS events_cjk")?;
         tx.execute_batch(WORDS)?;
         refill_words(&tx)?;
+        tx.execute_batch(CJK)?;
+        backfill_cjk(&tx)?;
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     } else if current != SCHEMA_VERSION {
         let mut names: Vec<(String, String)> = {
