@@ -185,7 +185,7 @@ struct ParsedFile {
 struct Derived {
     /// The word index's tokens of each event's text ([`super::fts_tokens`]), in the order of the
     /// events; `None` if this thread could not make a tokenizer (FTS5 missing).
-    words: Option<Vec<String>>,
+    words: Option<Vec<Vec<u8>>>,
     /// [`cjk_words`] of each event, in the order of the events.
     cjk: Vec<Option<String>>,
     touches: Vec<Touch>,
@@ -197,22 +197,13 @@ thread_local! {
     static TOKENIZER: RefCell<Option<Unicode61>> = const { RefCell::new(None) };
 }
 
-fn word_tokens(events: &[Event]) -> Option<Vec<String>> {
+fn word_tokens(events: &[Event]) -> Option<Vec<Vec<u8>>> {
     TOKENIZER.with_borrow_mut(|slot| {
         let tokenizer = match slot {
             Some(t) => t,
             None => slot.insert(Unicode61::new().ok()?),
         };
-        Some(
-            events
-                .iter()
-                .map(|e| {
-                    let mut out = String::new();
-                    tokenizer.tokens(&e.text, &mut out);
-                    out
-                })
-                .collect(),
-        )
+        Some(events.iter().map(|e| tokenizer.tokens(&e.text)).collect())
     })
 }
 

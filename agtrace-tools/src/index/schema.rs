@@ -209,7 +209,6 @@ fn refill_words(conn: &Connection) -> Result<()> {
     )?;
     let mut ins = conn.prepare("INSERT INTO events_fts (rowid, text, tags) VALUES (?1, ?2, ?3)")?;
     let mut rows = st.query([])?;
-    let mut text = String::new();
     while let Some(row) = rows.next()? {
         let (Some(kind), Some(provider)) = (
             crate::model::EventKind::from_code(row.get(2)?),
@@ -217,12 +216,11 @@ fn refill_words(conn: &Connection) -> Result<()> {
         ) else {
             continue;
         };
-        text.clear();
-        tokens.tokens(row.get_ref(1)?.as_str().unwrap_or(""), &mut text);
+        let words = tokens.tokens(row.get_ref(1)?.as_str().unwrap_or(""));
         let eid: i64 = row.get(0)?;
         ins.execute(rusqlite::params![
             eid,
-            text,
+            words,
             super::ingest::tags(provider, kind)
         ])?;
     }
