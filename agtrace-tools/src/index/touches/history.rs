@@ -317,23 +317,7 @@ fn run_probe(conn: &Connection, p: &Probe, q: &FileHistoryQuery, out: &mut Vec<H
         sql.push_str(" AND s.project_hash = ?");
         args.push(SqlValue::Text(h.clone()));
     }
-    if let Some(pv) = q.provider {
-        sql.push_str(" AND s.provider = ?");
-        args.push(SqlValue::Integer(pv.code()));
-    }
-    if let Some(since) = q.since {
-        sql.push_str(" AND coalesce(s.end_ms, s.start_ms) >= ?");
-        args.push(SqlValue::Integer(since.timestamp_millis()));
-    }
-    if let Some(until) = q.until {
-        sql.push_str(" AND s.start_ms <= ?");
-        args.push(SqlValue::Integer(until.timestamp_millis()));
-    }
-    if let Some(c) = &q.after {
-        sql.push_str(" AND (s.start_ms, s.sid) <= (?, ?)");
-        args.push(SqlValue::Integer(c.start_ms));
-        args.push(SqlValue::Integer(c.sid));
-    }
+    session_filters(q, &mut sql, &mut args);
     let mut st = conn.prepare_cached(&sql)?;
     let mut rows = st.query(params_from_iter(args))?;
     while let Some(r) = rows.next()? {
@@ -533,6 +517,28 @@ fn row(
         events,
         first_time,
     })
+}
+
+/// Adds the filters of `q` on the session (`sessions s`): its agent, its time range, and the
+/// page cursor's position.
+fn session_filters(q: &FileHistoryQuery, sql: &mut String, args: &mut Vec<SqlValue>) {
+    if let Some(pv) = q.provider {
+        sql.push_str(" AND s.provider = ?");
+        args.push(SqlValue::Integer(pv.code()));
+    }
+    if let Some(since) = q.since {
+        sql.push_str(" AND coalesce(s.end_ms, s.start_ms) >= ?");
+        args.push(SqlValue::Integer(since.timestamp_millis()));
+    }
+    if let Some(until) = q.until {
+        sql.push_str(" AND s.start_ms <= ?");
+        args.push(SqlValue::Integer(until.timestamp_millis()));
+    }
+    if let Some(c) = &q.after {
+        sql.push_str(" AND (s.start_ms, s.sid) <= (?, ?)");
+        args.push(SqlValue::Integer(c.start_ms));
+        args.push(SqlValue::Integer(c.sid));
+    }
 }
 
 #[cfg(test)]

@@ -168,23 +168,7 @@ fn filters(q: &FileHistoryQuery, projects: Option<&BTreeSet<String>>) -> (String
         sql.push_str(&format!(" AND s.project_hash IN ({marks})"));
         args.extend(set.iter().map(|h| SqlValue::Text(h.clone())));
     }
-    if let Some(pv) = q.provider {
-        sql.push_str(" AND s.provider = ?");
-        args.push(SqlValue::Integer(pv.code()));
-    }
-    if let Some(since) = q.since {
-        sql.push_str(" AND coalesce(s.end_ms, s.start_ms) >= ?");
-        args.push(SqlValue::Integer(since.timestamp_millis()));
-    }
-    if let Some(until) = q.until {
-        sql.push_str(" AND s.start_ms <= ?");
-        args.push(SqlValue::Integer(until.timestamp_millis()));
-    }
-    if let Some(c) = &q.after {
-        sql.push_str(" AND (s.start_ms, s.sid) <= (?, ?)");
-        args.push(SqlValue::Integer(c.start_ms));
-        args.push(SqlValue::Integer(c.sid));
-    }
+    super::session_filters(q, &mut sql, &mut args);
     (sql, args)
 }
 
