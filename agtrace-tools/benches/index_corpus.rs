@@ -349,15 +349,7 @@ fn main() {
     });
     // File history (`list_file_history`): the corpus's tool calls name `src/<word>/<n>.rs`
     // (`corpus::file_of`), some 500 files per project.
-    let history = |path: &str| FileHistoryQuery {
-        path: PathQuery::parse(path).unwrap(),
-        project: None,
-        provider: None,
-        since: None,
-        until: None,
-        after: None,
-        limit: 20,
-    };
+    let history = |path: &str| FileHistoryQuery::new(PathQuery::parse(path).unwrap(), 20);
     let root = mid.project.root.clone().unwrap_or_default();
     for (name, query) in [
         (

@@ -339,15 +339,7 @@ fn every_page(
     limit: u32,
 ) -> Vec<agtrace_tools::index::touches::FileTouch> {
     use agtrace_tools::index::touches::{FileHistoryQuery, PathQuery};
-    let mut q = FileHistoryQuery {
-        path: PathQuery::parse(path).unwrap(),
-        project: None,
-        provider: None,
-        since: None,
-        until: None,
-        after: None,
-        limit,
-    };
+    let mut q = FileHistoryQuery::new(PathQuery::parse(path).unwrap(), limit);
     let mut out = Vec::new();
     loop {
         let page = store.file_history(&q).unwrap();
@@ -442,15 +434,10 @@ async fn bad_paths_are_structured_errors() {
 fn history(store: &TraceStore, path: &str) -> Vec<(String, u32, String, Vec<String>)> {
     use agtrace_tools::index::touches::{FileHistoryQuery, PathQuery};
     let page = store
-        .file_history(&FileHistoryQuery {
-            path: PathQuery::parse(path).unwrap(),
-            project: None,
-            provider: None,
-            since: None,
-            until: None,
-            after: None,
-            limit: 1000,
-        })
+        .file_history(&FileHistoryQuery::new(
+            PathQuery::parse(path).unwrap(),
+            1000,
+        ))
         .unwrap();
     assert!(page.next.is_none());
     page.touches

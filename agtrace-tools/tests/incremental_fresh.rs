@@ -288,6 +288,18 @@ fn run(ops: &[Op]) -> (usize, usize, Vec<String>) {
     run_with(ops, Refresh::Walk)
 }
 
+/// Runs `ops` refreshing by a walk and by the touched paths, and asserts both end as a fresh
+/// build; `what` names the case in the message.
+fn assert_fresh_both_ways(ops: &[Op], what: &str) {
+    for refresh in [Refresh::Walk, Refresh::Named] {
+        let (stale, lost, diff) = run_with(ops, refresh);
+        assert!(
+            diff.is_empty(),
+            "{what}, {refresh:?}: {stale} stale, {lost} lost: {diff:#?}"
+        );
+    }
+}
+
 fn run_with(ops: &[Op], refresh: Refresh) -> (usize, usize, Vec<String>) {
     let tmp = tempfile::tempdir().unwrap();
     let logs = tmp.path().join("logs");
@@ -426,13 +438,7 @@ fn large_logs_are_checked_by_their_sampled_fingerprint_and_ctime() {
         ),
     ];
     for (name, ops) in &cases {
-        for refresh in [Refresh::Walk, Refresh::Named] {
-            let (stale, lost, diff) = run_with(ops, refresh);
-            assert!(
-                diff.is_empty(),
-                "{name}, {refresh:?}: {stale} stale, {lost} lost: {diff:#?}"
-            );
-        }
+        assert_fresh_both_ways(ops, name);
     }
 }
 
@@ -597,13 +603,7 @@ fn a_log_cut_inside_a_line_then_appended_to() {
             Op::Truncate(slot, cut),
             Op::Append(slot, vec![2942144204]),
         ];
-        for refresh in [Refresh::Walk, Refresh::Named] {
-            let (stale, lost, diff) = run_with(&ops, refresh);
-            assert!(
-                diff.is_empty(),
-                "slot {slot}, {refresh:?}: stale {stale}, lost {lost}: {diff:#?}"
-            );
-        }
+        assert_fresh_both_ways(&ops, &format!("slot {slot}"));
     }
 }
 

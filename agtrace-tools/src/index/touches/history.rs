@@ -86,6 +86,21 @@ pub struct FileHistoryQuery {
     pub limit: u32,
 }
 
+impl FileHistoryQuery {
+    /// The first page of `path`'s history, `limit` rows, with no filter.
+    pub fn new(path: PathQuery, limit: u32) -> Self {
+        FileHistoryQuery {
+            path,
+            project: None,
+            provider: None,
+            since: None,
+            until: None,
+            after: None,
+            limit,
+        }
+    }
+}
+
 /// Keyset position: the last row of the previous page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileHistoryCursor {

@@ -449,15 +449,7 @@ mod tests {
     }
 
     fn query(path: &str, limit: u32) -> FileHistoryQuery {
-        FileHistoryQuery {
-            path: PathQuery::parse(path).unwrap(),
-            project: None,
-            provider: None,
-            since: None,
-            until: None,
-            after: None,
-            limit,
-        }
+        FileHistoryQuery::new(PathQuery::parse(path).unwrap(), limit)
     }
 
     fn cursor(key: &Key) -> FileHistoryCursor {
