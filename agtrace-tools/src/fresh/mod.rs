@@ -161,6 +161,17 @@ impl Freshness {
     /// Blocks until the index holds every change seen before this call; `check` returns an
     /// error (the call's [`Error::Cancelled`]) once the caller gave up, ending the wait.
     pub fn wait(&self, check: &dyn Fn() -> Result<()>) -> Result<()> {
+        self.wait_unless(check, &|| false)
+    }
+
+    /// [`Freshness::wait`], except that it does not wait when `already_fresh` says the index
+    /// already answers this call as a refresh would (asked only when a refresh is due, and
+    /// without the gate's lock held). The refresh still runs, for the calls after it.
+    pub fn wait_unless(
+        &self,
+        check: &dyn Fn() -> Result<()>,
+        already_fresh: &dyn Fn() -> bool,
+    ) -> Result<()> {
         let seen = self.is_watching() && self.sync_point.get().is_some_and(|sync| sync());
         let mut st = self.lock();
         if !seen {
@@ -175,6 +186,12 @@ impl Freshness {
             st.changed_unnamed();
             target = st.wanted;
         }
+        self.changed.notify_all();
+        drop(st);
+        if already_fresh() {
+            return Ok(());
+        }
+        let mut st = self.lock();
         st.waiting += 1;
         self.changed.notify_all();
         let outcome = loop {
@@ -402,6 +419,22 @@ mod tests {
             matches!(out, Err(Error::Cancelled)),
             "polling: a call is a change"
         );
+    }
+
+    #[test]
+    fn a_call_the_index_already_answers_does_not_wait_and_the_refresh_stays_due() {
+        let gate = Freshness::new();
+        let gave_up = || Err(Error::Cancelled);
+        // A call that would wait for the first build stops at once with its caller's error...
+        assert!(matches!(
+            gate.wait_unless(&gave_up, &|| false),
+            Err(Error::Cancelled)
+        ));
+        // ...one whose logs are as indexed answers without waiting at all...
+        assert!(gate.wait_unless(&gave_up, &|| true).is_ok());
+        // ...and leaves the refresh to do for the calls after it.
+        let st = gate.lock();
+        assert!(st.done < st.wanted && st.walk && st.waiting == 0);
     }
 
     #[test]

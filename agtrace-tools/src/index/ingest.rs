@@ -338,6 +338,42 @@ fn plan_for(found: &Found, row: Option<&FileRow>) -> Option<Plan> {
     }
 }
 
+/// Whether a refresh would leave the logs with these index keys (`files.path`) as the index
+/// holds them: each is a log file under its root with a row, and [`plan_for`] finds nothing
+/// to do. `false` for none, and wherever only a walk could tell (a store, a path gone, a
+/// link), so that a caller trusting it never answers from a row a refresh would change.
+pub(crate) fn files_as_indexed(conn: &Connection, cfg: &Config, keys: &[String]) -> Result<bool> {
+    // As a watcher names them, which is what `discover::named` takes.
+    let watched: Option<BTreeSet<PathBuf>> = keys
+        .iter()
+        .map(|key| {
+            Provider::ALL.into_iter().find_map(|p| {
+                let root = cfg.root(p);
+                let below = Path::new(key).strip_prefix(root).ok()?;
+                Some(discover::as_watched(root).join(below))
+            })
+        })
+        .collect();
+    let Some(watched) = watched.filter(|w| !w.is_empty() && w.len() == keys.len()) else {
+        return Ok(false);
+    };
+    let Some(named) = discover::named(cfg, &watched) else {
+        return Ok(false);
+    };
+    let found = &named.discovery.found;
+    if !named.gone.is_empty() || found.len() != keys.len() {
+        return Ok(false);
+    }
+    let rows = load_rows(
+        conn,
+        Some(&keys.iter().map(String::as_str).collect::<Vec<_>>()),
+    )?;
+    Ok(found.iter().all(|f| {
+        rows.get(&f.key)
+            .is_some_and(|row| plan_for(f, Some(row)).is_none())
+    }))
+}
+
 /// A document cut short this long after its last change is not being written any more.
 const WRITE_GRACE_NS: i64 = 120_000_000_000;
 

@@ -360,6 +360,16 @@ pub(crate) fn children(conn: &Connection, id: &str) -> Result<Vec<String>> {
         .collect::<rusqlite::Result<_>>()?)
 }
 
+/// The log files (index keys) a session's answers are made from: its own and its sub-agents'.
+pub(crate) fn log_keys(conn: &Connection, id: &str) -> Result<Vec<String>> {
+    let mut st = conn.prepare_cached(
+        "SELECT path FROM sessions WHERE id = ?1 OR (parent_id = ?1 AND is_subagent = 1)",
+    )?;
+    Ok(st
+        .query_map([id], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?)
+}
+
 /// Whole id, or a unique prefix of at least [`MIN_PREFIX`] characters.
 pub(crate) fn resolve(conn: &Connection, id_or_prefix: &str) -> Result<String> {
     let exact: Option<String> = conn

@@ -129,6 +129,28 @@ impl TraceStore {
         }
     }
 
+    /// [`TraceStore::wait_fresh`] for a call about one session: it does not wait while the
+    /// session's logs (its own and its sub-agents') are as the index holds them, since a refresh
+    /// would not change its answer. A server's first calls then do not wait for the startup
+    /// walk of every log root, only a call whose session changed since it was indexed does.
+    pub fn wait_fresh_for(&self, session: &str) -> Result<()> {
+        match &self.fresh {
+            Some(gate) => gate.wait_unless(&|| self.check(), &|| self.logs_as_indexed(session)),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether the logs of `session` (an id or prefix the index knows) are as indexed; `false`
+    /// when that cannot be told (an unknown session, a store, a read error).
+    fn logs_as_indexed(&self, session: &str) -> bool {
+        let config = &self.inner.config;
+        self.with_conn(|c| {
+            let keys = query::log_keys(c, &query::resolve(c, session)?)?;
+            ingest::files_as_indexed(c, config, &keys)
+        })
+        .unwrap_or(false)
+    }
+
     /// This store, for calls that stop early with [`Error::Cancelled`] once `is_cancelled`
     /// returns true: index queries are interrupted, log files are parsed in slices with a
     /// check between them. For a tool whose client may cancel it, so that a cancelled call

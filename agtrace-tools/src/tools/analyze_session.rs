@@ -9,7 +9,7 @@ use crate::model::ToolCallSummary;
 use crate::model::Event;
 use crate::store::{SessionDetail, TraceStore};
 use crate::tools::support::actions::describe_call;
-use crate::tools::support::{Excerpt, blocking, json_len, page_budget};
+use crate::tools::support::{Excerpt, blocking_on_session, json_len, page_budget};
 
 const CALL_CHARS: usize = 60;
 /// Tool calls slower than this are reported.
@@ -377,7 +377,7 @@ fn analyze(d: &SessionDetail, cap: usize, chars: usize) -> SessionAnalysis {
 /// turn and severity, and a verdict. Then `get_turn_steps` on those turns.
 #[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn analyze_session(store: &TraceStore, ctx: &ToolContext, args: AnalyzeSessionArgs) -> ToolResult<SessionAnalysis> {
-    let detail = blocking(store, ctx, move |store| Ok(store.load_session(&args.session_id)?)).await?;
+    let detail = blocking_on_session(store, ctx, args.session_id.clone(), move |store| Ok(store.load_session(&args.session_id)?)).await?;
     const HINT: &str = "`get_turn_steps` with a finding's `turn_index` shows what happened in that turn; `get_event_details` shows one event in full.";
     ctx.set_hint(HINT);
     // Lists and error excerpts shrink until the answer fits; left-out counts say what was cut.

@@ -5,7 +5,7 @@ use mcp_tool_core::prelude::*;
 use crate::store::{EventDetail, TraceStore};
 use crate::tools::support::text::{char_offset, piece_end};
 use crate::model::Provider;
-use crate::tools::support::{EventType, TokenTotals, blocking, json_len, page_budget, timestamp};
+use crate::tools::support::{EventType, TokenTotals, blocking_on_session, json_len, page_budget, timestamp};
 
 const HINT: &str = "This is the whole text unless `continues` is true: then pass `next_cursor` for the part that follows.";
 
@@ -88,7 +88,7 @@ fn part(d: &EventDetail, from: usize, to: usize) -> EventPart {
 pub async fn get_event_details(store: &TraceStore, ctx: &ToolContext, args: GetEventDetailsArgs) -> ToolResult<Page<EventPart>> {
     let from: usize = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or(0);
     let (session, index) = (args.session_id, args.event_index);
-    let detail = blocking(store, ctx, move |store| Ok(store.get_event_without_raw(&session, index)?)).await?;
+    let detail = blocking_on_session(store, ctx, session.clone(), move |store| Ok(store.get_event_without_raw(&session, index)?)).await?;
     let text = &detail.event.text;
     if from > text.len() || !text.is_char_boundary(from) {
         return Err(ToolError::invalid_cursor("The cursor points outside this event's text (did the log change?)."));

@@ -12,7 +12,7 @@ use crate::pricing::attribution::{SessionCosts, Tally, ToolKey, session_costs};
 use crate::pricing::prices;
 use crate::store::TraceStore;
 use crate::tools::support::costs::{CostTotals, estimate_note, unpriced_warning};
-use crate::tools::support::{blocking, json_len, page_budget};
+use crate::tools::support::{blocking_on_session, json_len, page_budget};
 
 const MODEL_CHARS: usize = 80;
 const TOOL_CHARS: usize = 80;
@@ -204,7 +204,7 @@ pub async fn get_session_costs(
     ctx: &ToolContext,
     args: GetSessionCostsArgs,
 ) -> ToolResult<SessionCostReport> {
-    let (detail, sub_rows) = blocking(store, ctx, move |store| {
+    let (detail, sub_rows) = blocking_on_session(store, ctx, args.session_id.clone(), move |store| {
         let detail = store.load_session(&args.session_id)?;
         let subs = store.subagent_usage(&detail.summary.id)?;
         Ok((detail, subs))

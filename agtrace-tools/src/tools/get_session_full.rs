@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::Event;
 use crate::store::TraceStore;
 use crate::tools::support::text::{char_offset, piece_end};
-use crate::tools::support::{EventType, TokenTotals, blocking, json_len, page_budget, timestamp};
+use crate::tools::support::{EventType, TokenTotals, blocking_on_session, json_len, page_budget, timestamp};
 
 /// Below this much room a page ends rather than start another event with a sliver of text.
 const MIN_PIECE: usize = 1024;
@@ -119,7 +119,7 @@ fn page(events: &[Event], mut pos: TranscriptPosition, budget: usize) -> (Vec<Tr
 #[mcp_tool(family = "trace", size_hint = "100KB", read_only)]
 pub async fn get_session_full(store: &TraceStore, ctx: &ToolContext, args: GetSessionFullArgs) -> ToolResult<Page<TranscriptEvent>> {
     let pos: TranscriptPosition = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or_default();
-    let detail = blocking(store, ctx, move |store| Ok(store.load_session(&args.session_id)?)).await?;
+    let detail = blocking_on_session(store, ctx, args.session_id.clone(), move |store| Ok(store.load_session(&args.session_id)?)).await?;
     let valid = match detail.events.get(pos.event) {
         Some(e) => e.text.is_char_boundary(pos.byte),
         None => pos.event == detail.events.len() && pos.byte == 0,

@@ -5,7 +5,7 @@ use mcp_tool_core::prelude::*;
 use crate::model::EventKind;
 use crate::store::{SessionDetail, TraceStore};
 use crate::model::Provider;
-use crate::tools::support::{Excerpt, TokenTotals, blocking, json_len, page_budget, timestamp};
+use crate::tools::support::{Excerpt, TokenTotals, blocking_on_session, json_len, page_budget, timestamp};
 
 const MAX_SUBAGENTS: usize = 10;
 const MAX_MODELS: usize = 5;
@@ -120,7 +120,7 @@ fn overview(d: &SessionDetail, snippet_chars: usize) -> SessionOverview {
 /// tokens, first prompt, last answer. Call it first, then `get_session_turns`.
 #[mcp_tool(family = "trace", size_hint = "5KB", read_only)]
 pub async fn get_session_summary(store: &TraceStore, ctx: &ToolContext, args: GetSessionSummaryArgs) -> ToolResult<SessionOverview> {
-    let detail = blocking(store, ctx, move |store| Ok(store.load_session(&args.session_id)?)).await?;
+    let detail = blocking_on_session(store, ctx, args.session_id.clone(), move |store| Ok(store.load_session(&args.session_id)?)).await?;
     const HINT: &str = "`get_session_turns` shows each turn's prompt, actions and outcome; `analyze_session` finds failures, loops and slow tools.";
     ctx.set_hint(HINT);
     // Snippets shrink until the whole answer fits: escaping can make 600 characters 3KB.

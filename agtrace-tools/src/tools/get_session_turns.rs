@@ -6,7 +6,7 @@ use crate::model::Turn;
 use crate::model::{Event, EventKind};
 use crate::store::TraceStore;
 use crate::tools::support::actions::describe_call;
-use crate::tools::support::{Excerpt, TokenTotals, blocking, fit_items, page_budget, timestamp};
+use crate::tools::support::{Excerpt, TokenTotals, blocking_on_session, fit_items, page_budget, timestamp};
 
 const SNIPPET_CHARS: usize = 200;
 const ACTION_ARG_CHARS: usize = 60;
@@ -145,7 +145,7 @@ pub(crate) fn turn_row(turn: &Turn, events: &[Event]) -> TurnRow {
 #[mcp_tool(family = "trace", size_hint = "30KB", read_only)]
 pub async fn get_session_turns(store: &TraceStore, ctx: &ToolContext, args: GetSessionTurnsArgs) -> ToolResult<Page<TurnRow>> {
     let offset: usize = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or(0);
-    let detail = blocking(store, ctx, move |store| Ok(store.load_session(&args.session_id)?)).await?;
+    let detail = blocking_on_session(store, ctx, args.session_id.clone(), move |store| Ok(store.load_session(&args.session_id)?)).await?;
     let total = detail.turns.len();
     let end = offset.saturating_add(args.limit as usize).min(total);
     let rows: Vec<TurnRow> = detail.turns.get(offset..end).unwrap_or_default().iter().map(|t| turn_row(t, &detail.events)).collect();

@@ -9,7 +9,7 @@ use crate::model::Step;
 use crate::model::{Event, EventKind};
 use crate::store::TraceStore;
 use crate::tools::support::errors::codes;
-use crate::tools::support::{EventType, Excerpt, TokenTotals, blocking, json_len, page_budget, timestamp};
+use crate::tools::support::{EventType, Excerpt, TokenTotals, blocking_on_session, json_len, page_budget, timestamp};
 
 /// Characters kept per text field before a step has to shrink to fit a page.
 const FIELD_CHARS: usize = 2000;
@@ -125,7 +125,7 @@ fn render(step: &Step, events: &[&Event], from: usize, durations: &HashMap<u32, 
 pub async fn get_turn_steps(store: &TraceStore, ctx: &ToolContext, args: GetTurnStepsArgs) -> ToolResult<Page<StepView>> {
     let start: StepPosition = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or_default();
     let session = args.session_id.clone();
-    let detail = blocking(store, ctx, move |store| Ok(store.load_session(&session)?)).await?;
+    let detail = blocking_on_session(store, ctx, args.session_id.clone(), move |store| Ok(store.load_session(&session)?)).await?;
     let turn_count = detail.turns.len();
     let Some(turn) = detail.turns.get(args.turn_index as usize) else {
         return Err(ToolError::new(

@@ -102,11 +102,42 @@ where
     T: Send + 'static,
     F: FnOnce(&TraceStore) -> ToolResult<T> + Send + 'static,
 {
+    on_blocking_pool(store, ctx, None, f).await
+}
+
+/// [`blocking`] for a call about one session (an id or prefix): it waits for a refresh only
+/// when that session's logs changed since they were indexed ([`TraceStore::wait_fresh_for`]).
+pub async fn blocking_on_session<T, F>(
+    store: &TraceStore,
+    ctx: &ToolContext,
+    session: String,
+    f: F,
+) -> ToolResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&TraceStore) -> ToolResult<T> + Send + 'static,
+{
+    on_blocking_pool(store, ctx, Some(session), f).await
+}
+
+async fn on_blocking_pool<T, F>(
+    store: &TraceStore,
+    ctx: &ToolContext,
+    session: Option<String>,
+    f: F,
+) -> ToolResult<T>
+where
+    T: Send + 'static,
+    F: FnOnce(&TraceStore) -> ToolResult<T> + Send + 'static,
+{
     let cancel = ctx.cancel_token();
     let store = store.interruptible(move || cancel.is_cancelled());
     // A served store first takes in every change to the logs seen so far (crate::fresh).
     tokio::task::spawn_blocking(move || {
-        store.wait_fresh()?;
+        match &session {
+            Some(session) => store.wait_fresh_for(session)?,
+            None => store.wait_fresh()?,
+        }
         f(&store)
     })
     .await

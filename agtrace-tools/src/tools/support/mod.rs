@@ -9,7 +9,7 @@ pub(crate) mod text;
 pub mod wire;
 
 pub(crate) use budget::{fit_items, json_len, page_budget};
-pub(crate) use errors::{blocking, parse_time};
+pub(crate) use errors::{blocking, blocking_on_session, parse_time};
 pub(crate) use text::Excerpt;
 pub(crate) use wire::timestamp;
 pub use wire::{EventType, TokenTotals};
