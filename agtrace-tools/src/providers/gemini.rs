@@ -282,7 +282,10 @@ fn document<'a, M: Lenient<'a>>(
     out: &mut Vec<Event>,
     mut each: impl FnMut(&mut ParseState, M, &mut Vec<Event>),
 ) -> Option<()> {
-    let L(doc) = serde_json::from_slice::<L<Option<Doc<'a, M>>>>(bytes).ok()?;
+    // Invalid UTF-8 anywhere fails the document, as `from_slice` would (no JSON token may hold
+    // it); checked at once, `from_str` need not check each string again.
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
+    let L(doc) = serde_json::from_str::<L<Option<Doc<'a, M>>>>(text).ok()?;
     let doc = doc?;
     if let Some(id) = doc.session_id {
         st.meta.session_id = id.into_owned();

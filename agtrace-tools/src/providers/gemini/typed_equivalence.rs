@@ -351,6 +351,25 @@ fn odd_shapes_give_the_same_events() {
     for (what, doc) in &docs {
         same_everywhere(doc.as_bytes(), what);
     }
+    let invalid_utf8: [(&str, &[u8]); 4] = [
+        (
+            "invalid UTF-8 in a read string",
+            b"{\"messages\":[{\"type\":\"user\",\"content\":\"a\xff\"}]}",
+        ),
+        (
+            "invalid UTF-8 in a skipped field",
+            b"{\"x\":\"\xc3\x28\",\"messages\":[{\"type\":\"user\",\"content\":\"a\"}]}",
+        ),
+        (
+            "a surrogate encoded in UTF-8",
+            b"{\"messages\":[{\"type\":\"user\",\"content\":\"\xed\xa0\x80\"}]}",
+        ),
+        ("invalid UTF-8 after the document", b"{\"messages\":[]}\xff"),
+    ];
+    for (what, bytes) in invalid_utf8 {
+        same_everywhere(bytes, what);
+        assert!(!same_document(bytes, what), "{what}");
+    }
     // The typed reader refuses what `Value` refused and reads what it read.
     assert!(!same_document(docs[0].1.as_bytes(), docs[0].0));
     assert!(!same_document(docs[1].1.as_bytes(), docs[1].0));
