@@ -259,7 +259,7 @@ fn emit(st: &mut ParseState, m: Message<'_>, raw: Option<&Value>, out: &mut Vec<
 /// Parses a whole document. `None` when it is not (yet) a complete JSON document: Gemini
 /// rewrites the file in place, so a reader can catch it half-written.
 ///
-/// Messages are read straight from the bytes into [`Message`]s; with `keep_raw`, as `Value`s
+/// Messages are read straight from the bytes into typed messages; with `keep_raw`, as `Value`s
 /// (the events' `raw`) and then read from those.
 pub fn parse_document(st: &mut ParseState, bytes: &[u8], keep_raw: bool) -> Option<Vec<Event>> {
     let mut out = Vec::new();
