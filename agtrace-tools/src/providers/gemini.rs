@@ -15,15 +15,18 @@
 //! that rewrites, rewinds or checkpoints what was already emitted asks for a re-read
 //! ([`Restart`]).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
+use serde::de::{MapAccess, SeqAccess};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::lenient::{L, Lenient, Object, Skip, next, object};
 use super::spec::{Layout, ProviderSpec, Restart, file_name, file_stem};
 use super::{
-    FileHint, ParseState, ParsedChunk, exit_code_in_text, flatten_text, str_field, u64_field,
+    FileHint, ParseState, ParsedChunk, exit_code_in_text, flatten_text, str_field,
 };
 use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
@@ -155,7 +158,7 @@ pub fn parse_journal(
         if let Some(id) = str_field(&m, "id") {
             st.states.gemini.emitted.insert(id.to_string());
         }
-        emit(st, &m, keep_raw, &mut events);
+        emit_value(st, &m, keep_raw, &mut events);
     }
     Ok(ParsedChunk {
         events,
@@ -227,16 +230,27 @@ fn header(st: &mut ParseState, v: &Value) {
     }
 }
 
-/// Commits the events of one message.
-fn emit(st: &mut ParseState, m: &Value, keep_raw: bool, out: &mut Vec<Event>) {
-    st.record_ms = str_field(m, "timestamp")
+/// Commits the events of a journal message, read from its replayed `Value`.
+fn emit_value(st: &mut ParseState, m: &Value, keep_raw: bool, out: &mut Vec<Event>) {
+    // Replayed messages are objects (a record or a checkpoint entry with an id), so `of` reads
+    // each one.
+    if let Some(message) = Message::of(m) {
+        emit(st, message, keep_raw.then_some(m), out);
+    }
+}
+
+/// Commits the events of one message; each event's `raw` is `raw` when given.
+fn emit(st: &mut ParseState, m: Message<'_>, raw: Option<&Value>, out: &mut Vec<Event>) {
+    st.record_ms = m
+        .timestamp
+        .as_deref()
         .and_then(crate::model::parse_ts)
         .map(|t| t.timestamp_millis());
     let mut drafts = Vec::new();
     message(m, &mut drafts);
     for mut ev in drafts {
-        if keep_raw {
-            ev.raw = m.clone();
+        if let Some(raw) = raw {
+            ev.raw = raw.clone();
         }
         st.commit(ev, out);
     }
@@ -244,57 +258,88 @@ fn emit(st: &mut ParseState, m: &Value, keep_raw: bool, out: &mut Vec<Event>) {
 
 /// Parses a whole document. `None` when it is not (yet) a complete JSON document: Gemini
 /// rewrites the file in place, so a reader can catch it half-written.
+///
+/// Messages are read straight from the bytes into typed messages; with `keep_raw`, as `Value`s
+/// (the events' `raw`) and then read from those.
 pub fn parse_document(st: &mut ParseState, bytes: &[u8], keep_raw: bool) -> Option<Vec<Event>> {
-    let doc: Value = serde_json::from_slice(bytes).ok()?;
-    let doc = doc.as_object()?;
-    if let Some(id) = doc.get("sessionId").and_then(Value::as_str) {
-        st.meta.session_id = id.to_string();
-    }
-    if let Some(h) = doc.get("projectHash").and_then(Value::as_str) {
-        st.meta.project_hash = Some(h.to_string());
-    }
     let mut out = Vec::new();
-    let empty = Vec::new();
-    let messages = doc
-        .get("messages")
-        .and_then(Value::as_array)
-        .unwrap_or(&empty);
-    for m in messages {
-        if !m.is_object() {
-            st.malformed += 1;
-            continue;
-        }
-        st.records += 1;
-        emit(st, m, keep_raw, &mut out);
+    if keep_raw {
+        document(st, bytes, &mut out, |st, raw: Value, out| {
+            document_message(st, Message::of(&raw), Some(&raw), out)
+        })?;
+    } else {
+        document(st, bytes, &mut out, |st, m: Option<Message>, out| {
+            document_message(st, m, None, out)
+        })?;
+    }
+    Some(out)
+}
+
+/// Reads the document, then hands each entry of its `messages` (read as `M`) to `each`.
+fn document<'a, M: Lenient<'a>>(
+    st: &mut ParseState,
+    bytes: &'a [u8],
+    out: &mut Vec<Event>,
+    mut each: impl FnMut(&mut ParseState, M, &mut Vec<Event>),
+) -> Option<()> {
+    // Invalid UTF-8 anywhere fails the document, as `from_slice` would (no JSON token may hold
+    // it); checked at once, `from_str` need not check each string again.
+    let text = simdutf8::basic::from_utf8(bytes).ok()?;
+    let L(doc) = serde_json::from_str::<L<Option<Doc<'a, M>>>>(text).ok()?;
+    let doc = doc?;
+    if let Some(id) = doc.session_id {
+        st.meta.session_id = id.into_owned();
+    }
+    if let Some(h) = doc.project_hash {
+        st.meta.project_hash = Some(h.into_owned());
+    }
+    for m in doc.messages {
+        each(st, m, out);
     }
     if st.meta.start_ms.is_none() {
         st.meta.start_ms = doc
-            .get("startTime")
-            .and_then(Value::as_str)
+            .start_time
+            .as_deref()
             .and_then(crate::model::parse_ts)
             .map(|t| t.timestamp_millis());
     }
-    Some(out)
+    Some(())
+}
+
+/// One entry of a document's `messages`: `None` when it is not an object.
+fn document_message(
+    st: &mut ParseState,
+    m: Option<Message<'_>>,
+    raw: Option<&Value>,
+    out: &mut Vec<Event>,
+) {
+    match m {
+        Some(m) => {
+            st.records += 1;
+            emit(st, m, raw, out);
+        }
+        None => st.malformed += 1,
+    }
 }
 
 /// A `user` message the CLI wrote itself rather than a person: the `<session_context>` block,
 /// or tool results handed back to the model (`functionResponse` parts, which the message's
 /// `toolCalls` already hold; older versions render them as `[Function Response: ...]`).
-fn is_not_a_prompt(m: &Value, text: &str) -> bool {
+/// `function_responses`: the content is a non-empty array of `functionResponse` parts.
+fn is_not_a_prompt(function_responses: bool, text: &str) -> bool {
     let t = text.trim_start();
-    let parts = m.get("content").and_then(Value::as_array);
     t.starts_with("<session_context>")
         || t.starts_with("[Function Response:")
-        || (t.is_empty()
-            && parts.is_some_and(|p| {
-                !p.is_empty() && p.iter().all(|x| x.get("functionResponse").is_some())
-            }))
+        || (t.is_empty() && function_responses)
 }
 
-fn message(m: &Value, out: &mut Vec<Event>) {
-    let content = m.get("content").map(flatten_text).unwrap_or_default();
-    match str_field(m, "type").unwrap_or("") {
-        "user" if is_not_a_prompt(m, &content) => {
+fn message(mut m: Message<'_>, out: &mut Vec<Event>) {
+    let content = std::mem::take(&mut m.content);
+    let function_responses = matches!(&content, Flat::Parts(p)
+        if !p.is_empty() && p.iter().all(Part::is_function_response));
+    let content = content.text();
+    match m.kind.as_deref().unwrap_or("") {
+        "user" if is_not_a_prompt(function_responses, &content) => {
             let text = if content.is_empty() {
                 "function responses".to_string()
             } else {
@@ -319,69 +364,62 @@ fn message(m: &Value, out: &mut Vec<Event>) {
     }
 }
 
-fn gemini(m: &Value, content: String, out: &mut Vec<Event>) {
-    let model = str_field(m, "model").map(str::to_string);
-    let message_id = str_field(m, "id").map(str::to_string);
+fn gemini(m: Message<'_>, content: String, out: &mut Vec<Event>) {
+    let model = m.model.map(Cow::into_owned);
+    let message_id = m.id.map(Cow::into_owned);
     let mut push = |mut ev: Event| {
         ev.model = model.clone();
         ev.message_id = message_id.clone();
         out.push(ev);
     };
-    for t in m
-        .get("thoughts")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let text = match (str_field(t, "subject"), str_field(t, "description")) {
+    for t in m.thoughts {
+        let t = t.unwrap_or_default();
+        let text = match (t.subject, t.description) {
             (Some(s), Some(d)) => format!("{s}: {d}"),
-            (Some(s), None) => s.to_string(),
-            (None, Some(d)) => d.to_string(),
+            (Some(s), None) => s.into_owned(),
+            (None, Some(d)) => d.into_owned(),
             (None, None) => String::new(),
         };
         let mut ev = Event::new(EventKind::Reasoning, text);
-        ev.timestamp = str_field(t, "timestamp").and_then(crate::model::parse_ts);
+        ev.timestamp = t.timestamp.as_deref().and_then(crate::model::parse_ts);
         push(ev);
     }
     if !content.is_empty() {
         push(Event::new(EventKind::Message, content));
     }
-    for call in m
-        .get("toolCalls")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let name = str_field(call, "name").map(str::to_string);
-        let id = str_field(call, "id").map(str::to_string);
+    for call in m.tool_calls {
+        let call = call.unwrap_or_default();
+        let name = call.name.map(Cow::into_owned);
+        let id = call.id.map(Cow::into_owned);
         let mut ev = Event::new(
             EventKind::ToolCall,
-            call.get("args").map(Value::to_string).unwrap_or_default(),
+            call.args.as_ref().map(Value::to_string).unwrap_or_default(),
         );
         ev.tool_name = name.clone();
         ev.call_id = id.clone();
         push(ev);
-        if call.get("result").is_some() || call.get("status").is_some() {
-            let text = tool_result_text(call);
-            let mut res = Event::new(EventKind::ToolResult, text);
-            res.is_error = str_field(call, "status") == Some("error")
+        if call.result.is_some() || call.status.is_some() {
+            let mut res = Event::new(
+                EventKind::ToolResult,
+                tool_result_text(call.result, call.display),
+            );
+            res.is_error = call.status.flatten().as_deref() == Some("error")
                 || exit_code_in_text(&res.text).is_some_and(|c| c != 0);
             res.tool_name = name;
             res.call_id = id;
-            res.timestamp = str_field(call, "timestamp").and_then(crate::model::parse_ts);
+            res.timestamp = call.timestamp.as_deref().and_then(crate::model::parse_ts);
             push(res);
         }
     }
-    if let Some(t) = m.get("tokens").filter(|t| t.is_object()) {
-        let thoughts = u64_field(t, "thoughts");
+    if let Some(t) = m.tokens {
         // Gemini's input already contains the cached part; thoughts are generated tokens and
         // tool-use prompt tokens are input.
         let usage = TokenUsage::new(
-            u64_field(t, "input") + u64_field(t, "tool"),
-            u64_field(t, "cached"),
+            t.input + t.tool,
+            t.cached,
             0,
-            u64_field(t, "output") + thoughts,
-            thoughts,
+            t.output + t.thoughts,
+            t.thoughts,
         );
         let mut ev = Event::new(EventKind::TokenUsage, "");
         ev.tokens = Some(usage);
@@ -393,29 +431,362 @@ fn gemini(m: &Value, content: String, out: &mut Vec<Event>) {
 
 /// `functionResponse.response.output` is the model-facing result; `resultDisplay` is a UI
 /// rendering and only a fallback.
-fn tool_result_text(call: &Value) -> String {
-    let mut parts = Vec::new();
-    for r in call
-        .get("result")
-        .and_then(Value::as_array)
+fn tool_result_text(result: Option<Vec<Option<FnResult>>>, display: Option<Flat>) -> String {
+    let mut parts: Vec<String> = result
         .into_iter()
         .flatten()
-    {
-        let resp = r.get("functionResponse").and_then(|f| f.get("response"));
-        if let Some(resp) = resp {
-            if let Some(o) = resp.get("output") {
-                parts.push(flatten_text(o));
-            } else if let Some(e) = resp.get("error") {
-                parts.push(flatten_text(e));
-            } else {
-                parts.push(resp.to_string());
-            }
+        .flatten()
+        .filter_map(|r| r.response)
+        .map(Resp::text)
+        .collect();
+    match (parts.len(), display) {
+        (0, Some(d)) => d.text(),
+        (1, _) => parts.swap_remove(0),
+        _ => parts.join("\n"),
+    }
+}
+
+/// What the parser reads of a message (an entry of a document's `messages`, a journal
+/// record). Any field may hold any JSON type; one of another type than expected reads as
+/// absent, as it did when messages were read as `Value`s.
+#[derive(Default)]
+struct Message<'a> {
+    kind: Option<Cow<'a, str>>,
+    id: Option<Cow<'a, str>>,
+    model: Option<Cow<'a, str>>,
+    timestamp: Option<Cow<'a, str>>,
+    content: Flat<'a>,
+    thoughts: Vec<Option<Thought<'a>>>,
+    tool_calls: Vec<Option<ToolCall<'a>>>,
+    tokens: Option<Tokens>,
+}
+
+impl<'a> Message<'a> {
+    /// The message in a `Value`, its strings borrowed; `None` when it is not an object.
+    fn of(v: &'a Value) -> Option<Self> {
+        // Lenient reading never fails on a `Value`: any type is accepted everywhere.
+        L::<Option<Message>>::deserialize(v).ok()?.0
+    }
+}
+
+impl<'de> Object<'de> for Message<'de> {
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        match key {
+            "type" => self.kind = next(map)?,
+            "id" => self.id = next(map)?,
+            "model" => self.model = next(map)?,
+            "timestamp" => self.timestamp = next(map)?,
+            "content" => self.content = next(map)?,
+            "thoughts" => self.thoughts = next(map)?,
+            "toolCalls" => self.tool_calls = next(map)?,
+            "tokens" => self.tokens = next(map)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// A session document: the header fields and its messages, each read as `M`.
+struct Doc<'a, M> {
+    session_id: Option<Cow<'a, str>>,
+    project_hash: Option<Cow<'a, str>>,
+    start_time: Option<Cow<'a, str>>,
+    messages: Vec<M>,
+}
+
+impl<M> Default for Doc<'_, M> {
+    fn default() -> Self {
+        Doc {
+            session_id: None,
+            project_hash: None,
+            start_time: None,
+            messages: Vec::new(),
         }
     }
-    if parts.is_empty()
-        && let Some(d) = call.get("resultDisplay")
-    {
-        return flatten_text(d);
-    }
-    parts.join("\n")
 }
+
+impl<'de, M: Lenient<'de>> Object<'de> for Doc<'de, M> {
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        match key {
+            "sessionId" => self.session_id = next(map)?,
+            "projectHash" => self.project_hash = next(map)?,
+            "startTime" => self.start_time = next(map)?,
+            "messages" => self.messages = next(map)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+#[derive(Default)]
+struct Thought<'a> {
+    subject: Option<Cow<'a, str>>,
+    description: Option<Cow<'a, str>>,
+    timestamp: Option<Cow<'a, str>>,
+}
+
+impl<'de> Object<'de> for Thought<'de> {
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        match key {
+            "subject" => self.subject = next(map)?,
+            "description" => self.description = next(map)?,
+            "timestamp" => self.timestamp = next(map)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// A tool call. `result` and `status` are `Some` when the call has the field at all: either
+/// means the call has a result event.
+#[derive(Default)]
+struct ToolCall<'a> {
+    name: Option<Cow<'a, str>>,
+    id: Option<Cow<'a, str>>,
+    args: Option<Value>,
+    result: Option<Vec<Option<FnResult<'a>>>>,
+    status: Option<Option<Cow<'a, str>>>,
+    display: Option<Flat<'a>>,
+    timestamp: Option<Cow<'a, str>>,
+}
+
+impl<'de> Object<'de> for ToolCall<'de> {
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        match key {
+            "name" => self.name = next(map)?,
+            "id" => self.id = next(map)?,
+            "args" => self.args = Some(next(map)?),
+            "result" => self.result = Some(next(map)?),
+            "status" => self.status = Some(next(map)?),
+            "resultDisplay" => self.display = Some(next(map)?),
+            "timestamp" => self.timestamp = next(map)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// An entry of a tool call's `result`: its `functionResponse.response`, if it has one.
+#[derive(Default)]
+struct FnResult<'a> {
+    response: Option<Resp<'a>>,
+}
+
+impl<'de> Object<'de> for FnResult<'de> {
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        if key != "functionResponse" {
+            return Ok(false);
+        }
+        self.response = next::<Option<FnResponse>, _>(map)?.and_then(|f| f.response);
+        Ok(true)
+    }
+}
+
+/// A `functionResponse` object: its `response`, if it has one.
+#[derive(Default)]
+struct FnResponse<'a> {
+    response: Option<Resp<'a>>,
+}
+
+impl<'de> Object<'de> for FnResponse<'de> {
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        if key != "response" {
+            return Ok(false);
+        }
+        self.response = Some(next(map)?);
+        Ok(true)
+    }
+}
+
+/// A `functionResponse.response`: its `output`, else its `error`, else all of it as JSON text.
+enum Resp<'a> {
+    Output(Flat<'a>),
+    Error(Flat<'a>),
+    Whole(Value),
+}
+
+impl Resp<'_> {
+    fn text(self) -> String {
+        match self {
+            Resp::Output(f) | Resp::Error(f) => f.text(),
+            Resp::Whole(v) => v.to_string(),
+        }
+    }
+}
+
+#[derive(Default)]
+struct RespFields<'a> {
+    output: Option<Flat<'a>>,
+    error: Option<Flat<'a>>,
+    /// The other fields, kept only while neither `output` nor `error` has been seen.
+    rest: serde_json::Map<String, Value>,
+}
+
+impl<'de> Object<'de> for RespFields<'de> {
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        match key {
+            "output" => self.output = Some(next(map)?),
+            "error" => self.error = Some(next(map)?),
+            _ if self.output.is_none() && self.error.is_none() => {
+                self.rest.insert(key.to_owned(), next(map)?);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+impl<'de> Lenient<'de> for Resp<'de> {
+    fn map<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        let f: RespFields = object(map)?;
+        Ok(match (f.output, f.error) {
+            (Some(o), _) => Resp::Output(o),
+            (None, Some(e)) => Resp::Error(e),
+            (None, None) => Resp::Whole(Value::Object(f.rest)),
+        })
+    }
+
+    fn other(v: Value) -> Self {
+        Resp::Whole(v)
+    }
+}
+
+#[derive(Default)]
+struct Tokens {
+    input: u64,
+    tool: u64,
+    cached: u64,
+    output: u64,
+    thoughts: u64,
+}
+
+impl<'de> Object<'de> for Tokens {
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        match key {
+            "input" => self.input = next(map)?,
+            "tool" => self.tool = next(map)?,
+            "cached" => self.cached = next(map)?,
+            "output" => self.output = next(map)?,
+            "thoughts" => self.thoughts = next(map)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// A value read as text the way [`flatten_text`] reads it: a string; an array of parts,
+/// whose texts are joined by lines; anything else kept as a `Value` for `flatten_text`.
+enum Flat<'a> {
+    Text(Cow<'a, str>),
+    Parts(Vec<Part<'a>>),
+    Other(Value),
+}
+
+impl Default for Flat<'_> {
+    fn default() -> Self {
+        Flat::Other(Value::Null)
+    }
+}
+
+impl Flat<'_> {
+    fn text(self) -> String {
+        match self {
+            Flat::Text(s) => s.into_owned(),
+            Flat::Parts(parts) => {
+                let mut out = String::new();
+                for p in &parts {
+                    let piece = p.text();
+                    if !piece.is_empty() {
+                        if !out.is_empty() {
+                            out.push('\n');
+                        }
+                        out.push_str(piece);
+                    }
+                }
+                out
+            }
+            Flat::Other(v) => flatten_text(&v),
+        }
+    }
+}
+
+impl<'de> Lenient<'de> for Flat<'de> {
+    fn string(s: Cow<'de, str>) -> Self {
+        Flat::Text(s)
+    }
+
+    fn seq<A: SeqAccess<'de>>(seq: A) -> Result<Self, A::Error> {
+        Vec::seq(seq).map(Flat::Parts)
+    }
+
+    fn other(v: Value) -> Self {
+        Flat::Other(v)
+    }
+}
+
+/// An entry of a parts array.
+enum Part<'a> {
+    Text(Cow<'a, str>),
+    Object(PartFields<'a>),
+    Other,
+}
+
+#[derive(Default)]
+struct PartFields<'a> {
+    text: Option<Cow<'a, str>>,
+    kind: Option<Cow<'a, str>>,
+    function_response: bool,
+}
+
+impl Part<'_> {
+    fn text(&self) -> &str {
+        match self {
+            Part::Text(s) => s,
+            Part::Object(f) => match (&f.text, f.kind.as_deref()) {
+                (Some(t), _) => t,
+                (None, Some("image" | "input_image")) => "[image]",
+                (None, _) => "",
+            },
+            Part::Other => "",
+        }
+    }
+
+    fn is_function_response(&self) -> bool {
+        matches!(self, Part::Object(f) if f.function_response)
+    }
+}
+
+impl<'de> Object<'de> for PartFields<'de> {
+    fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
+        match key {
+            "text" => self.text = next(map)?,
+            "type" => self.kind = next(map)?,
+            "functionResponse" => {
+                map.next_value::<Skip>()?;
+                self.function_response = true;
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+impl<'de> Lenient<'de> for Part<'de> {
+    fn string(s: Cow<'de, str>) -> Self {
+        Part::Text(s)
+    }
+
+    fn map<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        object(map).map(Part::Object)
+    }
+
+    fn other(_: Value) -> Self {
+        Part::Other
+    }
+}
+
+#[cfg(test)]
+mod value_oracle;
+
+#[cfg(test)]
+mod typed_equivalence;

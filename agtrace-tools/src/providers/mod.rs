@@ -11,6 +11,7 @@
 //! `provider` argument and output), its wire names and index codes, the log roots with their
 //! flags and environment variables, discovery and per-provider counts all derive from it.
 
+mod lenient;
 pub mod spec;
 
 use std::path::Path;
