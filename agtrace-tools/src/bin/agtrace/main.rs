@@ -10,6 +10,7 @@ mod demo;
 mod gen_corpus;
 mod index;
 mod log_roots;
+mod malloc;
 mod serve;
 
 use agtrace_tools::config::Config;
@@ -154,6 +155,7 @@ pub async fn refresh(store: &TraceStore) -> Result<IndexStats, Failure> {
 const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
 
 fn main() -> ExitCode {
+    malloc::tune();
     let cli = Cli::parse();
     init_logging();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
