@@ -4,6 +4,7 @@
 //! the index is set up and brought up to date on a thread of its own, and every tool call
 //! waits until it holds every change seen so far ([`agtrace_tools::fresh`]).
 
+mod priority;
 mod replicas;
 
 use super::auth::{AuthArgs, check_exposure};
@@ -67,7 +68,13 @@ pub async fn run(roots: &Roots, args: ServeArgs) -> Result<(), Failure> {
     let mut watch = LogWatch::new(store.config(), mode);
     let rescan = (args.refresh_secs > 0).then(|| Duration::from_secs(args.refresh_secs));
     let watch_gate = gate.clone();
-    let refresher = gate.spawn_refresher(store, rescan, move || watch.update(&watch_gate))?;
+    let mut lowered = false;
+    let refresher = gate.spawn_refresher(store, rescan, move || {
+        if !std::mem::replace(&mut lowered, true) {
+            priority::lower_this_thread();
+        }
+        watch.update(&watch_gate)
+    })?;
     let served = async {
         match args.http {
             Some(addr) => server.serve_http(addr).await,
