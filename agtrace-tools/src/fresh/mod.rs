@@ -18,6 +18,10 @@
 //! call counts as a change, so that each call re-scans (a stat per log file, parsing only what
 //! changed), plus a periodic re-scan that keeps that work small.
 //!
+//! A call about one session asks first whether the index already answers it as a refresh
+//! would ([`Freshness::wait_unless`]: its logs are as indexed) and then does not wait: the
+//! first calls of a server do not wait for the startup walk of every root.
+//!
 //! A call waits for as long as the refresh it needs runs (the first build of a large index
 //! takes seconds), checking every 20 ms whether its caller gave up: a cancelled call, or one
 //! whose client-side timeout cancelled it, returns [`Error::Cancelled`] at once while the

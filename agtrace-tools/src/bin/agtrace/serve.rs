@@ -2,7 +2,8 @@
 //!
 //! `initialize` and `tools/list` answer before any file is opened (the catalog is static);
 //! the index is set up and brought up to date on a thread of its own, and every tool call
-//! waits until it holds every change seen so far ([`agtrace_tools::fresh`]).
+//! waits until it holds every change seen so far ([`agtrace_tools::fresh`]); a call about one
+//! session, only when that session's logs changed since they were indexed.
 
 mod priority;
 mod replicas;
