@@ -136,6 +136,17 @@ pub fn parse_journal(
     base: u64,
     keep_raw: bool,
 ) -> Result<ParsedChunk, Restart> {
+    replay_journal(st, bytes, base, |st, m, out| emit_value(st, m, keep_raw, out))
+}
+
+/// Replays journal bytes starting at absolute offset `base`, then hands each message that
+/// stands at the end to `emit`.
+fn replay_journal(
+    st: &mut ParseState,
+    bytes: &[u8],
+    base: u64,
+    mut emit: impl FnMut(&mut ParseState, &Value, &mut Vec<Event>),
+) -> Result<ParsedChunk, Restart> {
     let mut pending = Pending::default();
     let mut pos = 0usize;
     while pos < bytes.len() {
@@ -158,7 +169,7 @@ pub fn parse_journal(
         if let Some(id) = str_field(&m, "id") {
             st.states.gemini.emitted.insert(id.to_string());
         }
-        emit_value(st, &m, keep_raw, &mut events);
+        emit(st, &m, &mut events);
     }
     Ok(ParsedChunk {
         events,

@@ -1,11 +1,11 @@
 //! The Value-based message translation this module had before it read typed messages
-//! (commit e246110), kept verbatim as the oracle the typed reader is compared with. Only the
-//! imports changed; the journal's replay (`Pending`, `journal_record`) is shared, not copied.
+//! (commit e246110), kept as the oracle the typed reader is compared with: its message translation verbatim,
+//! the journal's replay (`replay_journal`) shared with the module instead of copied.
 
 use serde_json::Value;
 
 use super::super::{ParseState, ParsedChunk, exit_code_in_text, flatten_text, str_field, u64_field};
-use super::{Pending, Restart, journal_record};
+use super::{Restart, replay_journal};
 use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
 
@@ -16,36 +16,8 @@ pub fn parse_journal(
     base: u64,
     keep_raw: bool,
 ) -> Result<ParsedChunk, Restart> {
-    let mut pending = Pending::default();
-    let mut pos = 0usize;
-    while pos < bytes.len() {
-        let (line_end, next, terminated) = match bytes[pos..].iter().position(|&c| c == b'\n') {
-            Some(i) => (pos + i, pos + i + 1, true),
-            None => (bytes.len(), bytes.len(), false),
-        };
-        let line = bytes[pos..line_end].trim_ascii();
-        if !line.is_empty() {
-            match serde_json::from_slice::<Value>(line) {
-                Ok(v) if v.is_object() => journal_record(st, v, &mut pending)?,
-                Err(_) if !terminated => break,
-                _ => st.malformed += 1,
-            }
-        }
-        pos = next;
-    }
-    let mut events = Vec::new();
-    for m in pending.order.into_iter().flatten() {
-        if let Some(id) = str_field(&m, "id") {
-            st.states.gemini.emitted.insert(id.to_string());
-        }
-        emit(st, &m, keep_raw, &mut events);
-    }
-    Ok(ParsedChunk {
-        events,
-        end_offset: base + pos as u64,
-    })
+    replay_journal(st, bytes, base, |st, m, out| emit(st, m, keep_raw, out))
 }
-
 
 /// Commits the events of one message.
 fn emit(st: &mut ParseState, m: &Value, keep_raw: bool, out: &mut Vec<Event>) {
