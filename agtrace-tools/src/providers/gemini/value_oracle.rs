@@ -1,6 +1,6 @@
 //! The Value-based message translation this module had before it read typed messages
-//! (commit e246110), kept as the oracle the typed reader is compared with: its message translation verbatim,
-//! the journal's replay (`replay_journal`) shared with the module instead of copied.
+//! (commit e246110), kept as the oracle the typed reader is compared with: the translation
+//! verbatim, the journal's replay (`replay_journal`) shared with the module, not copied.
 
 use serde_json::Value;
 
