@@ -442,6 +442,28 @@ fn large_logs_are_checked_by_their_sampled_fingerprint_and_ctime() {
     }
 }
 
+/// Runs `sql` on the index in `data`: an index as an older version wrote it.
+fn downgrade(data: &Path, sql: &str) {
+    let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
+    conn.execute_batch(sql).unwrap();
+}
+
+/// The schema version of the index in `data`.
+fn user_version(data: &Path) -> i64 {
+    rusqlite::Connection::open(data.join("index.sqlite"))
+        .unwrap()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap()
+}
+
+/// The next refresh parses each of the samples' 10 files again, the one after none.
+fn assert_reparsed_once(store: &TraceStore) {
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (10, 0));
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
+}
+
 /// An index written by version 7 (no fingerprint columns) opens without a rebuild, and its
 /// next refresh re-parses each file once, since nothing proves the rows current.
 #[test]
@@ -451,11 +473,10 @@ fn a_version_7_index_is_migrated_and_each_file_reparsed_once() {
     store.refresh().unwrap();
     drop(store);
     let data = tmp.path().join("data");
-    {
-        let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
-        // The `files` table exactly as version 7 created it.
-        conn.execute_batch(
-            "CREATE TABLE old AS SELECT path, provider, size, mtime_ns, parsed_offset, head_hash, sid, state FROM files;
+    // The `files` table exactly as version 7 created it.
+    downgrade(
+        &data,
+        "CREATE TABLE old AS SELECT path, provider, size, mtime_ns, parsed_offset, head_hash, sid, state FROM files;
              DROP TABLE files;
              CREATE TABLE files (
                  path TEXT PRIMARY KEY,
@@ -470,9 +491,7 @@ fn a_version_7_index_is_migrated_and_each_file_reparsed_once() {
              INSERT INTO files SELECT * FROM old;
              DROP TABLE old;
              PRAGMA user_version = 7;",
-        )
-        .unwrap();
-    }
+    );
     let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
     let kept = store
         .list_sessions(&Default::default(), None, 100)
@@ -480,15 +499,9 @@ fn a_version_7_index_is_migrated_and_each_file_reparsed_once() {
         .sessions
         .len();
     assert_eq!(kept, 5, "the migration kept the indexed sessions");
-    let stats = store.refresh().unwrap();
-    assert_eq!((stats.files_parsed, stats.files_skipped), (10, 0));
-    let stats = store.refresh().unwrap();
-    assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
+    assert_reparsed_once(&store);
     drop(store);
-    let version: i64 = rusqlite::Connection::open(data.join("index.sqlite"))
-        .unwrap()
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
+    let version = user_version(&data);
     assert_eq!(
         version, 11,
         "migrated through 8, 9 and 10 to the current version"
@@ -505,16 +518,9 @@ fn a_version_8_index_is_migrated_and_each_file_reparsed_once() {
     store.refresh().unwrap();
     drop(store);
     let data = tmp.path().join("data");
-    {
-        let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
-        conn.execute_batch("DROP TABLE events_cjk; PRAGMA user_version = 8;")
-            .unwrap();
-    }
+    downgrade(&data, "DROP TABLE events_cjk; PRAGMA user_version = 8;");
     let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
-    let stats = store.refresh().unwrap();
-    assert_eq!((stats.files_parsed, stats.files_skipped), (10, 0));
-    let stats = store.refresh().unwrap();
-    assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
+    assert_reparsed_once(&store);
     drop(store);
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }
@@ -528,20 +534,11 @@ fn a_version_9_index_is_migrated_and_each_file_reparsed_once() {
     store.refresh().unwrap();
     drop(store);
     let data = tmp.path().join("data");
-    {
-        let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
-        conn.execute_batch("PRAGMA user_version = 9;").unwrap();
-    }
+    downgrade(&data, "PRAGMA user_version = 9;");
     let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
-    let stats = store.refresh().unwrap();
-    assert_eq!((stats.files_parsed, stats.files_skipped), (10, 0));
-    let stats = store.refresh().unwrap();
-    assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
+    assert_reparsed_once(&store);
     drop(store);
-    let version: i64 = rusqlite::Connection::open(data.join("index.sqlite"))
-        .unwrap()
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
+    let version = user_version(&data);
     assert_eq!(version, 11);
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }
@@ -566,17 +563,14 @@ fn a_version_10_index_gets_its_word_index_refilled_without_reparsing() {
     assert!(before > 0, "the sample logs mention an error");
     drop(store);
     let data = tmp.path().join("data");
-    {
-        let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
-        conn.execute_batch(
-            "DROP TABLE events_fts;
-             CREATE VIRTUAL TABLE events_fts USING fts5(
-                 text, tags, content = '', contentless_delete = 1,
-                 tokenize = 'unicode61 remove_diacritics 2');
-             PRAGMA user_version = 10;",
-        )
-        .unwrap();
-    }
+    downgrade(
+        &data,
+        "DROP TABLE events_fts;
+         CREATE VIRTUAL TABLE events_fts USING fts5(
+             text, tags, content = '', contentless_delete = 1,
+             tokenize = 'unicode61 remove_diacritics 2');
+         PRAGMA user_version = 10;",
+    );
     let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
     let after = store
         .search(&SearchQuery {
