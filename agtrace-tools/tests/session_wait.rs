@@ -1,11 +1,13 @@
 //! A call about one session waits for a refresh only when that session's logs (its own and its
 //! sub-agents') changed since they were indexed: the store's gate here never refreshes, and its
-//! caller has given up, so a call that would wait ends at once with `Cancelled` instead.
+//! caller has given up, so a call that would wait ends at once with `Cancelled` instead. Nor
+//! does it open the index itself: a served store's refresher opens it before its first refresh.
 
 mod common;
 
 use std::io::Write;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use agtrace_tools::error::Error;
 use agtrace_tools::fresh::Freshness;
@@ -85,4 +87,39 @@ fn a_session_call_waits_only_for_changes_to_its_own_or_its_subagents_logs() {
     assert!(!waits(&store, GEMINI), "indexed again: no wait");
     std::fs::remove_file(&gemini.path).unwrap();
     assert!(waits(&store, GEMINI), "a deleted log");
+}
+
+#[test]
+fn the_refresher_opens_the_index_before_its_first_refresh() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_logs, indexed) = common::sample_store(tmp.path());
+    let config = indexed.config().clone();
+    drop(indexed);
+    std::fs::remove_file(config.index_path()).unwrap();
+    let store = TraceStore::open_deferred(config.clone()).unwrap();
+    let tables = || {
+        let conn = rusqlite::Connection::open(config.index_path()).unwrap();
+        conn.query_row("SELECT count(*) FROM sqlite_master", [], |r| {
+            r.get::<_, i64>(0)
+        })
+        .unwrap()
+    };
+    assert_eq!(tables(), 0, "a deferred store leaves the index unopened");
+
+    // The refresh itself never starts: its hook blocks until the test ends.
+    let gate = Freshness::new();
+    let (release, blocked) = std::sync::mpsc::channel::<()>();
+    let refresher = gate
+        .spawn_refresher(store, None, move || {
+            let _ = blocked.recv();
+        })
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while tables() == 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert!(tables() > 0, "the index was created without a refresh");
+    gate.stop();
+    drop(release);
+    refresher.join().unwrap();
 }

@@ -220,8 +220,9 @@ impl Freshness {
         outcome
     }
 
-    /// Runs the refresher on its own thread until [`Freshness::stop`]: the first build at
-    /// once, then a refresh after each change (debounced) and every `rescan`.
+    /// Runs the refresher on its own thread until [`Freshness::stop`]: it opens the index at
+    /// once, makes the first build, then a refresh after each change (debounced) and every
+    /// `rescan`.
     pub fn spawn_refresher(
         self: &Arc<Self>,
         store: TraceStore,
@@ -246,6 +247,12 @@ impl Freshness {
         rescan: Option<Duration>,
         mut before_refresh: impl FnMut(),
     ) {
+        // At once, not after the debounce: a call about a session that need not wait for the
+        // first refresh still needs the index open, and would otherwise open it itself. A
+        // failure is left to the first refresh, which reports it.
+        if let Err(e) = store.open_index() {
+            tracing::debug!("opening the index before the first refresh: {e}");
+        }
         let mut backoff = BACKOFF;
         let mut retry_at: Option<Instant> = None;
         let mut st = self.lock();

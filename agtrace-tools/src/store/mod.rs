@@ -95,6 +95,12 @@ impl TraceStore {
         })
     }
 
+    /// Opens the index now (creating, migrating or rebuilding it), unless done already: the
+    /// work the first refresh or query of a [`TraceStore::open_deferred`] store would do.
+    pub fn open_index(&self) -> Result<()> {
+        self.prepare().map_err(|e| self.private(e))
+    }
+
     /// Creates (or migrates, or rebuilds) the index once.
     fn prepare(&self) -> Result<()> {
         let mut prepared = self

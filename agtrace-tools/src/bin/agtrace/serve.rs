@@ -1,7 +1,7 @@
 //! `agtrace serve`: serve over stdio or streamable HTTP at once, indexing in the background.
 //!
-//! `initialize` and `tools/list` answer before any file is opened (the catalog is static);
-//! the index is set up and brought up to date on a thread of its own, and every tool call
+//! `initialize` and `tools/list` never wait for the index (the catalog is static): it is opened
+//! at once and brought up to date on a thread of its own, and every tool call
 //! waits until it holds every change seen so far ([`agtrace_tools::fresh`]); a call about one
 //! session, only when that session's logs changed since they were indexed.
 
