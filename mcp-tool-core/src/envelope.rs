@@ -213,8 +213,8 @@ pub fn input_schema_of<T: JsonSchema>() -> Value {
 }
 
 /// The `outputSchema` a client sees: the envelope around the data schema, `$defs` hoisted.
-pub(crate) fn output_schema(data_schema: &Value, paginated: bool) -> Map<String, Value> {
-    let mut data = data_schema.clone();
+pub(crate) fn output_schema(data_schema: Value, paginated: bool) -> Map<String, Value> {
+    let mut data = data_schema;
     let mut defs = Map::new();
     if let Value::Object(obj) = &mut data {
         if let Some(Value::Object(d)) = obj.remove("$defs") {

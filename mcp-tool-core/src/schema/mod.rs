@@ -121,7 +121,12 @@ pub fn input_schema(
 /// accept any value list the JSON types, non-standard integer formats become `minimum` and
 /// `maximum`, unknown formats are dropped. `$defs` and `$ref` stay.
 pub fn output_schema(schema: &Map<String, Value>) -> Map<String, Value> {
-    let mut root = Value::Object(schema.clone());
+    spelled_out(schema.clone())
+}
+
+/// [`output_schema`] of a schema the caller no longer needs (no copy).
+pub(crate) fn spelled_out(schema: Map<String, Value>) -> Map<String, Value> {
+    let mut root = Value::Object(schema);
     spell_out(&mut root, None);
     match root {
         Value::Object(map) => map,

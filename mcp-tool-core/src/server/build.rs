@@ -464,8 +464,8 @@ fn prepare(
         .map_err(|e| format!("tool `{}` ({}): {e}", def.name, def.location()))?;
     let mut tool = Tool::new(def.name, describe(def), Arc::new(listed));
     if let Some(data_schema) = def.output_schema {
-        let output = envelope::output_schema(&data_schema(), def.paginated);
-        tool = tool.with_raw_output_schema(Arc::new(schema::output_schema(&output)));
+        let output = envelope::output_schema(data_schema(), def.paginated);
+        tool = tool.with_raw_output_schema(Arc::new(schema::spelled_out(output)));
     }
     let mut annotations = ToolAnnotations::from_raw(
         def.title.map(str::to_owned),
@@ -521,7 +521,7 @@ pub(super) fn lint_schema(prepared: &Prepared) -> Vec<LintWarning> {
     let input = (def.input_schema)();
     let output = def
         .output_schema
-        .map(|data| Value::Object(envelope::output_schema(&data(), def.paginated)));
+        .map(|data| Value::Object(envelope::output_schema(data(), def.paginated)));
     let silenced: Vec<&'static str> = (def.exceptions)().iter().map(|e| e.lint).collect();
     let report = mcp_tool_lint::schema::check_schema_tool(
         def.name,
