@@ -12,7 +12,7 @@ use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool, ToolAn
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// Configures a [`ToolServer`]. Every setting has a working default but the name and version,
@@ -316,6 +316,12 @@ impl ToolServerBuilder {
 
     /// Checks the tool set and prepares everything calls need.
     ///
+    /// What cannot fail is left out of the wait: the tools as `tools/list` lists them (their
+    /// output schemas, most of a build) are derived on a thread this starts, so that a server
+    /// answers `initialize` sooner; the first call that needs one before that thread got to it
+    /// derives it itself. With [`check_answers`](Self::check_answers) on (the default in
+    /// debug builds) they are derived here, since the answer checks are compiled from them.
+    ///
     /// Registered families that are neither served nor excluded are logged as warnings and
     /// kept in [`ToolServer::unserved_tools`]; see [`families`](Self::families).
     ///
@@ -408,6 +414,7 @@ impl ToolServerBuilder {
                 tasks: self.tasks.map(super::task_store::TaskStore::new),
             }),
         };
+        server.finish_tools_in_background();
         // The schema lints cost more than the rest of the build (they re-derive every schema
         // and scan every description): a release server runs them after its first answers
         // (`ToolServer::serve`), a debug build here, where its author looks.
@@ -462,7 +469,38 @@ fn prepare(
     // default into the description, but cursors stay bound to the same effective query.
     let listed = schema::input_schema(profile, &input)
         .map_err(|e| format!("tool `{}` ({}): {e}", def.name, def.location()))?;
-    let mut tool = Tool::new(def.name, describe(def), Arc::new(listed));
+    let prepared = Prepared {
+        def,
+        tool: OnceLock::new(),
+        input: Arc::new(listed),
+        defaults,
+        parameters,
+        answer_check: None,
+    };
+    if !check_answers || def.output_schema.is_none() {
+        return Ok(prepared);
+    }
+    let answer_check = match &prepared.tool().output_schema {
+        Some(schema) => Some(AnswerCheck::new(schema).map_err(|e| {
+            format!(
+                "tool `{}` ({}): its outputSchema is not valid JSON Schema 2020-12: {e}",
+                def.name,
+                def.location()
+            )
+        })?),
+        None => None,
+    };
+    Ok(Prepared {
+        answer_check,
+        ..prepared
+    })
+}
+
+/// The tool as `tools/list` shows it, from its listed input schema: the rest of what
+/// [`prepare`] would compute, none of which can fail (the output schema is the larger part of
+/// a build).
+pub(super) fn finish(def: &'static ToolDef, input: Arc<Map<String, Value>>) -> Tool {
+    let mut tool = Tool::new(def.name, describe(def), input);
     if let Some(data_schema) = def.output_schema {
         let output = envelope::output_schema(data_schema(), def.paginated);
         tool = tool.with_raw_output_schema(Arc::new(schema::spelled_out(output)));
@@ -485,24 +523,7 @@ fn prepare(
     }
     let mut meta = rmcp::model::MetaObject::new();
     meta.insert(SIZE_HINT_META.into(), serde_json::json!(def.size_hint));
-    tool = tool.with_meta(meta);
-    let answer_check = match (&tool.output_schema, check_answers) {
-        (Some(schema), true) => Some(AnswerCheck::new(schema).map_err(|e| {
-            format!(
-                "tool `{}` ({}): its outputSchema is not valid JSON Schema 2020-12: {e}",
-                def.name,
-                def.location()
-            )
-        })?),
-        _ => None,
-    };
-    Ok(Prepared {
-        def,
-        tool,
-        defaults,
-        parameters,
-        answer_check,
-    })
+    tool.with_meta(meta)
 }
 
 /// The design rules on what the client will see (the schemas), for what syntax could not
@@ -652,5 +673,49 @@ mod tests {
         // The catalog itself does not depend on when the lints run.
         let listed: Vec<_> = server.tools().map(|t| t.name.to_string()).collect();
         assert_eq!(listed, ["list_rows"]);
+    }
+
+    /// A paged tool with an output schema that has `$defs`, so the envelope hoists them.
+    static WITH_OUTPUT: ToolDef = ToolDef {
+        name: "list_rows",
+        description: "List the rows, a page at a time.",
+        paginated: true,
+        input_schema: || json!({"type": "object", "properties": {"cursor": {"type": "string"}}}),
+        output_schema: Some(|| {
+            json!({"type": "object", "properties": {"rows": {"type": "array",
+                "items": {"$ref": "#/$defs/Row"}}},
+                "$defs": {"Row": {"type": "object", "properties": {
+                    "id": {"type": "integer", "format": "uint32"}}}}})
+        }),
+        ..STATED_DEFAULT
+    };
+
+    static COUNT_ROWS: ToolDef = ToolDef {
+        name: "count_rows",
+        ..STATED_DEFAULT
+    };
+
+    #[test]
+    fn the_listed_tools_are_the_same_whether_derived_at_build_or_after_it() {
+        let listed = |check_answers: bool| {
+            let server = ToolServer::builder()
+                .with_definitions(vec![&WITH_OUTPUT, &COUNT_ROWS])
+                .check_answers(check_answers)
+                .build()
+                .unwrap();
+            serde_json::to_value(server.tools().collect::<Vec<_>>()).unwrap()
+        };
+        // Checking answers needs the output schema at build; otherwise the tools are derived
+        // on the thread `build()` starts, or by the first caller.
+        let after = listed(false);
+        assert_eq!(after, listed(true));
+        let output = &after[0]["outputSchema"];
+        assert_eq!(output["properties"]["pagination"]["type"], "object");
+        assert_eq!(
+            output["$defs"]["Row"]["properties"]["id"]["maximum"],
+            u32::MAX
+        );
+        assert_eq!(after[0]["_meta"][SIZE_HINT_META], 1024);
+        assert_eq!(after[1]["annotations"]["readOnlyHint"], true);
     }
 }

@@ -192,7 +192,7 @@ impl ServerHandler for Handler {
         let end = (start + self.server.inner.tools_page_size).min(all.len());
         let caching = self.server.list_caching();
         let mut result = ListToolsResult::with_all_items(
-            all[start..end].iter().map(|p| p.tool.clone()).collect(),
+            all[start..end].iter().map(|p| p.tool().clone()).collect(),
         )
         .with_ttl_ms(u64::try_from(caching.ttl.as_millis()).unwrap_or(u64::MAX))
         .with_cache_scope(caching.scope);
@@ -203,7 +203,7 @@ impl ServerHandler for Handler {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.server.prepared(name).map(|p| p.tool.clone())
+        self.server.prepared(name).map(|p| p.tool().clone())
     }
 
     async fn call_tool(

@@ -78,16 +78,28 @@ struct Inner {
     tasks: Option<task_store::TaskStore>,
 }
 
-/// A tool with everything computed once at build time, so calls do no schema work.
+/// A tool with everything computed once, so calls do no schema work: what can fail at build
+/// time, the listed tool (its output schema above all) on first use or on the thread
+/// [`ToolServerBuilder::build`] starts for it, so that `initialize` need not wait for it.
 pub(crate) struct Prepared {
     pub def: &'static ToolDef,
-    pub tool: Tool,
+    tool: std::sync::OnceLock<Tool>,
+    /// The input schema as listed.
+    input: Arc<Map<String, Value>>,
     /// Defaults from the input schema, for cursor fingerprints.
     pub defaults: Map<String, Value>,
     /// Names of the declared parameters, to warn about arguments that will be ignored.
     pub parameters: Vec<String>,
     /// The compiled `outputSchema`, when the server checks its answers.
     pub answer_check: Option<answer_check::AnswerCheck>,
+}
+
+impl Prepared {
+    /// The tool as `tools/list` shows it.
+    pub fn tool(&self) -> &Tool {
+        self.tool
+            .get_or_init(|| build::finish(self.def, self.input.clone()))
+    }
 }
 
 impl std::fmt::Debug for ToolServer {
@@ -115,7 +127,7 @@ impl ToolServer {
 
     /// The tools this server lists, in `tools/list` order.
     pub fn tools(&self) -> impl Iterator<Item = &Tool> {
-        self.inner.tools.iter().map(|p| &p.tool)
+        self.inner.tools.iter().map(Prepared::tool)
     }
 
     /// The registry entries this server serves, in `tools/list` order.
@@ -142,6 +154,23 @@ impl ToolServer {
                 .flat_map(build::lint_schema)
                 .collect()
         })
+    }
+
+    /// Derives the listed tools (output schemas, mostly) on a thread of its own, so that
+    /// `build()` returns, and `initialize` answers, without waiting for them; a call that
+    /// needs one first waits for it or derives it itself. Without a thread, on first use.
+    fn finish_tools_in_background(&self) {
+        if self.inner.tools.iter().all(|p| p.tool.get().is_some()) {
+            return;
+        }
+        let server = self.clone();
+        let _ = std::thread::Builder::new()
+            .name("mcp-tool-catalog".into())
+            .spawn(move || {
+                for p in &server.inner.tools {
+                    p.tool();
+                }
+            });
     }
 
     /// Runs the schema lints off the answer path, unless done already: after `delay`, on a
