@@ -109,8 +109,12 @@ fn the_refresher_opens_the_index_before_its_first_refresh() {
     // The refresh itself never starts: its hook blocks until the test ends.
     let gate = Freshness::new();
     let (release, blocked) = std::sync::mpsc::channel::<()>();
+    let (started, start) = std::sync::mpsc::channel();
+    let on_start = move || {
+        let _ = started.send(std::thread::current().name().map(str::to_owned));
+    };
     let refresher = gate
-        .spawn_refresher(store, None, move || {
+        .spawn_refresher(store, None, on_start, move || {
             let _ = blocked.recv();
         })
         .unwrap();
@@ -119,6 +123,11 @@ fn the_refresher_opens_the_index_before_its_first_refresh() {
         std::thread::sleep(Duration::from_millis(5));
     }
     assert!(tables() > 0, "the index was created without a refresh");
+    assert_eq!(
+        start.recv().unwrap().as_deref(),
+        Some("agtrace-refresh"),
+        "on_start runs first, on the refresher's thread"
+    );
     gate.stop();
     drop(release);
     refresher.join().unwrap();

@@ -220,19 +220,23 @@ impl Freshness {
         outcome
     }
 
-    /// Runs the refresher on its own thread until [`Freshness::stop`]: it opens the index at
-    /// once, makes the first build, then a refresh after each change (debounced) and every
-    /// `rescan`.
+    /// Runs the refresher on its own thread until [`Freshness::stop`]: it calls `on_start`,
+    /// opens the index, makes the first build, then a refresh after each change (debounced)
+    /// and every `rescan`, each after `before_refresh`.
     pub fn spawn_refresher(
         self: &Arc<Self>,
         store: TraceStore,
         rescan: Option<Duration>,
+        on_start: impl FnOnce() + Send + 'static,
         before_refresh: impl FnMut() + Send + 'static,
     ) -> std::io::Result<std::thread::JoinHandle<()>> {
         let gate = self.clone();
         std::thread::Builder::new()
             .name("agtrace-refresh".into())
-            .spawn(move || gate.refresh_loop(&store, rescan, before_refresh))
+            .spawn(move || {
+                on_start();
+                gate.refresh_loop(&store, rescan, before_refresh)
+            })
     }
 
     /// Ends the refresher after its current refresh.

@@ -69,13 +69,10 @@ pub async fn run(roots: &Roots, args: ServeArgs) -> Result<(), Failure> {
     let mut watch = LogWatch::new(store.config(), mode);
     let rescan = (args.refresh_secs > 0).then(|| Duration::from_secs(args.refresh_secs));
     let watch_gate = gate.clone();
-    let mut lowered = false;
-    let refresher = gate.spawn_refresher(store, rescan, move || {
-        if !std::mem::replace(&mut lowered, true) {
-            priority::lower_this_thread();
-        }
-        watch.update(&watch_gate)
-    })?;
+    let refresher =
+        gate.spawn_refresher(store, rescan, priority::lower_this_thread, move || {
+            watch.update(&watch_gate)
+        })?;
     let served = async {
         match args.http {
             Some(addr) => server.serve_http(addr).await,
