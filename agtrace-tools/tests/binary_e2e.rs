@@ -415,3 +415,86 @@ fn a_cursor_from_one_call_is_honoured_by_the_next_process() {
         0o600
     );
 }
+
+const HANDSHAKE: &str = concat!(
+    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipes","version":"1"}}}"#,
+    "\n",
+    r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    "\n",
+    r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}"#,
+    "\n",
+);
+
+/// The ids of the answers `serve` wrote, and whether `tools/list` listed tools.
+fn answered(out: &str) -> (Vec<Value>, bool) {
+    let answers: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let listed = answers.iter().any(|a| {
+        a["result"]["tools"]
+            .as_array()
+            .is_some_and(|t| !t.is_empty())
+    });
+    (answers.iter().map(|a| a["id"].clone()).collect(), listed)
+}
+
+/// A client's pipes are served without blocking threads, in non-blocking mode while the
+/// session runs; the pipe is blocking again once the server is gone, for whoever shares it
+/// (here this test, holding the same write end as a shell pipeline would).
+#[cfg(unix)]
+#[test]
+fn serve_over_pipes_leaves_them_blocking_when_it_ends() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::os::fd::AsRawFd;
+    let tree = Tree::new();
+    let (out_read, out_write) = std::io::pipe().unwrap();
+    let shared = out_write.try_clone().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agtrace"))
+        .args(tree.flags())
+        .arg("serve")
+        .stdin(std::process::Stdio::piped())
+        .stdout(out_write)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(HANDSHAKE.as_bytes()).unwrap();
+    let mut lines = BufReader::new(out_read);
+    let mut out = String::new();
+    for _ in 0..2 {
+        lines.read_line(&mut out).unwrap();
+    }
+    let nonblocking = |fd: i32| {
+        // SAFETY: F_GETFL only reads the flags of a descriptor this test holds open.
+        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+        assert!(flags >= 0);
+        flags & libc::O_NONBLOCK != 0
+    };
+    assert!(
+        nonblocking(shared.as_raw_fd()),
+        "served without blocking threads"
+    );
+    drop(input);
+    assert!(child.wait().unwrap().success());
+    assert!(!nonblocking(shared.as_raw_fd()), "blocking again at exit");
+    assert_eq!(answered(&out), (vec![json!(1), json!(2)], true));
+}
+
+/// stdin that is not a pipe (a file of requests) is served as before.
+#[test]
+fn serve_answers_requests_read_from_a_file() {
+    let tree = Tree::new();
+    let requests = tree.data.with_extension("jsonl");
+    std::fs::write(&requests, HANDSHAKE).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_agtrace"))
+        .args(tree.flags())
+        .arg("serve")
+        .stdin(std::fs::File::open(&requests).unwrap())
+        .stderr(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(answered(&out), (vec![json!(1), json!(2)], true));
+}

@@ -13,6 +13,8 @@ mod http_guard;
 pub(crate) mod input_required;
 mod signing;
 mod stateless_http;
+#[cfg(unix)]
+mod stdio_pipes;
 mod task_store;
 pub mod tasks;
 pub mod telemetry;
