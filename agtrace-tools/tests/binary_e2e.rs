@@ -439,46 +439,73 @@ fn answered(out: &str) -> (Vec<Value>, bool) {
     (answers.iter().map(|a| a["id"].clone()).collect(), listed)
 }
 
-/// A client's pipes are served without blocking threads, in non-blocking mode while the
-/// session runs; the pipe is blocking again once the server is gone, for whoever shares it
-/// (here this test, holding the same write end as a shell pipeline would).
+/// Serves the handshake over `to_child` and `from_child`, the other ends of the child's
+/// `stdin` and `stdout`. `shared` is the child's own stdout, also held here as a shell
+/// pipeline would hold it: non-blocking while the session runs, blocking again once the
+/// server is gone.
 #[cfg(unix)]
-#[test]
-fn serve_over_pipes_leaves_them_blocking_when_it_ends() {
-    use std::io::{BufRead, BufReader, Write};
+fn served_without_blocking_threads(
+    stdin: std::process::Stdio,
+    stdout: std::process::Stdio,
+    shared: std::os::fd::OwnedFd,
+    mut to_child: impl std::io::Write,
+    from_child: impl std::io::Read,
+) {
+    use std::io::{BufRead, BufReader};
     use std::os::fd::AsRawFd;
     let tree = Tree::new();
-    let (out_read, out_write) = std::io::pipe().unwrap();
-    let shared = out_write.try_clone().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_agtrace"))
         .args(tree.flags())
         .arg("serve")
-        .stdin(std::process::Stdio::piped())
-        .stdout(out_write)
+        .stdin(stdin)
+        .stdout(stdout)
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(HANDSHAKE.as_bytes()).unwrap();
-    let mut lines = BufReader::new(out_read);
+    to_child.write_all(HANDSHAKE.as_bytes()).unwrap();
+    let mut lines = BufReader::new(from_child);
     let mut out = String::new();
     for _ in 0..2 {
         lines.read_line(&mut out).unwrap();
     }
-    let nonblocking = |fd: i32| {
+    let nonblocking = || {
         // SAFETY: F_GETFL only reads the flags of a descriptor this test holds open.
-        let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+        let flags = unsafe { libc::fcntl(shared.as_raw_fd(), libc::F_GETFL) };
         assert!(flags >= 0);
         flags & libc::O_NONBLOCK != 0
     };
-    assert!(
-        nonblocking(shared.as_raw_fd()),
-        "served without blocking threads"
-    );
-    drop(input);
+    assert!(nonblocking(), "served without blocking threads");
+    drop(to_child);
     assert!(child.wait().unwrap().success());
-    assert!(!nonblocking(shared.as_raw_fd()), "blocking again at exit");
+    assert!(!nonblocking(), "blocking again at exit");
     assert_eq!(answered(&out), (vec![json!(1), json!(2)], true));
+}
+
+/// Pipes, as Python's `subprocess` makes them.
+#[cfg(unix)]
+#[test]
+fn serve_over_pipes_leaves_them_blocking_when_it_ends() {
+    let (in_read, in_write) = std::io::pipe().unwrap();
+    let (out_read, out_write) = std::io::pipe().unwrap();
+    let shared = std::os::fd::OwnedFd::from(out_write.try_clone().unwrap());
+    served_without_blocking_threads(in_read.into(), out_write.into(), shared, in_write, out_read);
+}
+
+/// Unix stream sockets, as Node's `child_process` makes them (MCP clients in Node).
+#[cfg(unix)]
+#[test]
+fn serve_over_unix_sockets_leaves_them_blocking_when_it_ends() {
+    use std::os::unix::net::UnixStream;
+    let (to_child, child_in) = UnixStream::pair().unwrap();
+    let (from_child, child_out) = UnixStream::pair().unwrap();
+    let shared = std::os::fd::OwnedFd::from(child_out.try_clone().unwrap());
+    served_without_blocking_threads(
+        std::os::fd::OwnedFd::from(child_in).into(),
+        std::os::fd::OwnedFd::from(child_out).into(),
+        shared,
+        to_child,
+        from_child,
+    );
 }
 
 /// stdin that is not a pipe (a file of requests) is served as before.

@@ -54,9 +54,10 @@ impl ToolServer {
 
     /// Serves one client over stdin/stdout. Logs must go to stderr: stdout carries the protocol.
     ///
-    /// Every line gets an answer, as with [`serve_io`](Self::serve_io). When both are pipes
-    /// (a client spawned the server), they are read and written without blocking threads,
-    /// in non-blocking mode until the session ends; nothing else may use them meanwhile.
+    /// Every line gets an answer, as with [`serve_io`](Self::serve_io). When both are pipes or
+    /// Unix sockets (a client spawned the server), they are read and written without blocking
+    /// threads, in non-blocking mode until the session ends; nothing else may use them
+    /// meanwhile.
     pub async fn serve_stdio(&self) -> Result<(), ServeError> {
         #[cfg(unix)]
         if let Some((stdin, stdout, _restore)) = super::stdio_pipes::open() {
