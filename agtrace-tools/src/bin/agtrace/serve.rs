@@ -1,9 +1,9 @@
 //! `agtrace serve`: serve over stdio or streamable HTTP at once, indexing in the background.
 //!
-//! `initialize` and `tools/list` never wait for the index (the catalog is static): it is opened
-//! at once and brought up to date on a thread of its own, and every tool call
-//! waits until it holds every change seen so far ([`agtrace_tools::fresh`]); a call about one
-//! session, only when that session's logs changed since they were indexed.
+//! `initialize` and `tools/list` never wait for the index (the catalog is static), which is
+//! opened at once and brought up to date on a thread of its own; every tool call waits until it
+//! holds every change seen so far ([`agtrace_tools::fresh`]), a call about one session only
+//! when that session's logs changed since they were indexed.
 
 mod priority;
 mod replicas;
