@@ -49,15 +49,12 @@ enum Endpoint {
 
 impl Endpoint {
     fn of(fd: BorrowedFd<'_>) -> Option<Self> {
-        let owned = fd.try_clone_to_owned().ok()?;
-        let kind = File::from(owned.try_clone().ok()?)
-            .metadata()
-            .ok()?
-            .file_type();
+        let file = File::from(fd.try_clone_to_owned().ok()?);
+        let kind = file.metadata().ok()?.file_type();
         if kind.is_fifo() {
-            Some(Endpoint::Pipe(File::from(owned)))
+            Some(Endpoint::Pipe(file))
         } else if kind.is_socket() {
-            UnixSocket::of(owned).map(Endpoint::Socket)
+            UnixSocket::of(OwnedFd::from(file)).map(Endpoint::Socket)
         } else {
             None
         }
