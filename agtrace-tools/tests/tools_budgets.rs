@@ -9,6 +9,8 @@ use std::path::Path;
 
 use agtrace_tools::config::Config;
 use agtrace_tools::corpus::{CorpusSpec, generate};
+use agtrace_tools::model::{Event, RESULT_TEXT_KEPT};
+use agtrace_tools::providers::parse_file;
 use agtrace_tools::store::TraceStore;
 use mcp_tool_core::testing::{Answer, TestClient};
 use serde_json::{Value, json};
@@ -209,18 +211,38 @@ async fn every_page_of_every_tool_fits_its_budget_and_full_texts_are_exact() {
             assert_eq!(shown, expected, "{id} turn {t}");
             sizes.record(&steps);
         }
+        // The session keeps the beginning of a long tool output; the log has all of it.
+        let uncut = parse_file(
+            detail.summary.provider,
+            Path::new(&detail.summary.path),
+            false,
+        )
+        .unwrap()
+        .1;
+        let whole = |e: &Event| -> String {
+            let Some(chars) = e.whole_text_chars else {
+                return e.text.clone();
+            };
+            let whole = &uncut[e.index as usize].text;
+            assert!(e.text.len() <= RESULT_TEXT_KEPT && whole.starts_with(&e.text));
+            assert_eq!(whole.chars().count(), chars, "{id} event {}", e.index);
+            whole.clone()
+        };
+        if id == BIG_ID {
+            assert!(detail.events.iter().any(|e| e.whole_text_chars.is_some()));
+        }
         let full = all_pages(&c, "get_session_full", json!({"session_id": id})).await;
         let texts = reassemble(&items(&full));
         assert_eq!(texts.len(), detail.events.len());
         for ((index, text), e) in texts.iter().zip(&detail.events) {
             assert_eq!(*index, u64::from(e.index));
             assert!(
-                *text == e.text,
+                *text == whole(e),
                 "{id} event {index}: the pages do not reassemble its text"
             );
         }
         sizes.record(&full);
-        for e in detail.events.iter().filter(|e| e.text.len() > 30_000) {
+        for e in detail.events.iter().filter(|e| whole(e).len() > 30_000) {
             let parts = all_pages(
                 &c,
                 "get_event_details",
@@ -230,7 +252,7 @@ async fn every_page_of_every_tool_fits_its_budget_and_full_texts_are_exact() {
             let texts = reassemble(&items(&parts));
             assert_eq!(texts.len(), 1);
             assert!(
-                texts[0].1 == e.text,
+                texts[0].1 == whole(e),
                 "{id} event {}: the pages do not reassemble its text",
                 e.index
             );

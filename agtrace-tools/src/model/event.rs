@@ -114,6 +114,12 @@ pub struct Event {
     pub kind: EventKind,
     /// The event's text: prompt, message, reasoning, tool arguments or tool output.
     pub text: String,
+    /// Set when `text` is only the beginning of a tool output: the whole text's length in
+    /// characters. A session kept parsed keeps the first [`RESULT_TEXT_KEPT`] bytes of each
+    /// output; [`TraceStore::get_event_without_raw`](crate::store::TraceStore::get_event_without_raw)
+    /// reads all of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whole_text_chars: Option<usize>,
     /// Name of the tool, for tool calls and their results.
     pub tool_name: Option<String>,
     /// Id pairing a tool call with its result.
@@ -137,13 +143,24 @@ pub struct Event {
     pub raw: serde_json::Value,
 }
 
+/// Bytes of a tool output a session kept parsed holds (see [`Event::whole_text_chars`]): far
+/// more than any excerpt a tool shows, far less than the megabytes one output can be.
+pub const RESULT_TEXT_KEPT: usize = 64 << 10;
+
 impl Event {
+    /// The length of the event's whole text in characters, whether or not `text` holds all of it.
+    pub fn text_chars(&self) -> usize {
+        self.whole_text_chars
+            .unwrap_or_else(|| self.text.chars().count())
+    }
+
     pub(crate) fn new(kind: EventKind, text: impl Into<String>) -> Self {
         Event {
             index: 0,
             timestamp: None,
             kind,
             text: text.into(),
+            whole_text_chars: None,
             tool_name: None,
             call_id: None,
             is_error: false,

@@ -7,7 +7,7 @@ mod provider;
 mod tokens;
 mod turns;
 
-pub use event::{Event, EventKind, SourceSpan};
+pub use event::{Event, EventKind, RESULT_TEXT_KEPT, SourceSpan};
 pub(crate) use event::{parse_ts, ts_from_ms};
 pub use provider::{Provider, project_hash};
 pub use tokens::{TokenAccumulator, TokenUsage};

@@ -19,14 +19,17 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use serde::de::{MapAccess, SeqAccess};
+use serde::de::{Error as _, MapAccess, SeqAccess};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
+use super::capped_text::CappedText;
 use super::lenient::{L, Lenient, Object, Skip, next, object};
 use super::spec::{Layout, ProviderSpec, Restart, file_name, file_stem};
 use super::{
-    FileHint, ParseState, ParsedChunk, exit_code_in_text, flatten_text, str_field,
+    EXIT_CODE_LINES, FileHint, ParseState, ParsedChunk, exit_code_in_text, flatten_text,
+    str_field,
 };
 use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
@@ -251,14 +254,19 @@ fn emit_value(st: &mut ParseState, m: &Value, keep_raw: bool, out: &mut Vec<Even
 }
 
 /// Commits the events of one message; each event's `raw` is `raw` when given.
-fn emit(st: &mut ParseState, m: Message<'_>, raw: Option<&Value>, out: &mut Vec<Event>) {
+fn emit<'a, O: OutputText<'a>>(
+    st: &mut ParseState,
+    m: Message<'a, O>,
+    raw: Option<&Value>,
+    out: &mut Vec<Event>,
+) {
     st.record_ms = m
         .timestamp
         .as_deref()
         .and_then(crate::model::parse_ts)
         .map(|t| t.timestamp_millis());
     let mut drafts = Vec::new();
-    message(m, &mut drafts);
+    message(m, st.result_text_cap, &mut drafts);
     for mut ev in drafts {
         if let Some(raw) = raw {
             ev.raw = raw.clone();
@@ -271,15 +279,21 @@ fn emit(st: &mut ParseState, m: Message<'_>, raw: Option<&Value>, out: &mut Vec<
 /// rewrites the file in place, so a reader can catch it half-written.
 ///
 /// Messages are read straight from the bytes into typed messages; with `keep_raw`, as `Value`s
-/// (the events' `raw`) and then read from those.
+/// (the events' `raw`) and then read from those. A parse that keeps only the beginning of
+/// tool outputs decodes them from the bytes only that far ([`Raw`]); one that keeps them whole
+/// lets serde_json decode them, which is faster for all of a string.
 pub fn parse_document(st: &mut ParseState, bytes: &[u8], keep_raw: bool) -> Option<Vec<Event>> {
     let mut out = Vec::new();
     if keep_raw {
         document(st, bytes, &mut out, |st, raw: Value, out| {
             document_message(st, Message::of(&raw), Some(&raw), out)
         })?;
+    } else if st.result_text_cap.is_some() {
+        document(st, bytes, &mut out, |st, m: Option<Message<Raw>>, out| {
+            document_message(st, m, None, out)
+        })?;
     } else {
-        document(st, bytes, &mut out, |st, m: Option<Message>, out| {
+        document(st, bytes, &mut out, |st, m: Option<Message<Flat>>, out| {
             document_message(st, m, None, out)
         })?;
     }
@@ -318,9 +332,9 @@ fn document<'a, M: Lenient<'a>>(
 }
 
 /// One entry of a document's `messages`: `None` when it is not an object.
-fn document_message(
+fn document_message<'a, O: OutputText<'a>>(
     st: &mut ParseState,
-    m: Option<Message<'_>>,
+    m: Option<Message<'a, O>>,
     raw: Option<&Value>,
     out: &mut Vec<Event>,
 ) {
@@ -344,7 +358,7 @@ fn is_not_a_prompt(function_responses: bool, text: &str) -> bool {
         || (t.is_empty() && function_responses)
 }
 
-fn message(mut m: Message<'_>, out: &mut Vec<Event>) {
+fn message<'a, O: OutputText<'a>>(mut m: Message<'a, O>, cap: Option<usize>, out: &mut Vec<Event>) {
     let content = std::mem::take(&mut m.content);
     let function_responses = matches!(&content, Flat::Parts(p)
         if !p.is_empty() && p.iter().all(Part::is_function_response));
@@ -359,7 +373,7 @@ fn message(mut m: Message<'_>, out: &mut Vec<Event>) {
             out.push(Event::new(EventKind::Notification, text));
         }
         "user" => out.push(Event::new(EventKind::User, content)),
-        "gemini" => gemini(m, content, out),
+        "gemini" => gemini(m, content, cap, out),
         other => {
             let mut ev = Event::new(
                 EventKind::Notification,
@@ -375,7 +389,12 @@ fn message(mut m: Message<'_>, out: &mut Vec<Event>) {
     }
 }
 
-fn gemini(m: Message<'_>, content: String, out: &mut Vec<Event>) {
+fn gemini<'a, O: OutputText<'a>>(
+    m: Message<'a, O>,
+    content: String,
+    cap: Option<usize>,
+    out: &mut Vec<Event>,
+) {
     let model = m.model.map(Cow::into_owned);
     let message_id = m.id.map(Cow::into_owned);
     let mut push = |mut ev: Event| {
@@ -410,12 +429,14 @@ fn gemini(m: Message<'_>, content: String, out: &mut Vec<Event>) {
         ev.call_id = id.clone();
         push(ev);
         if call.result.is_some() || call.status.is_some() {
-            let mut res = Event::new(
-                EventKind::ToolResult,
-                tool_result_text(call.result, call.display),
-            );
-            res.is_error = call.status.flatten().as_deref() == Some("error")
-                || exit_code_in_text(&res.text).is_some_and(|c| c != 0);
+            let mut text = CappedText::new(cap);
+            tool_result_text(&call.result, &call.display, &mut text);
+            let (text, whole_chars) = text.finish();
+            let failed = call.status.flatten().as_deref() == Some("error")
+                || exit_code(&text, whole_chars, &call.result, &call.display).is_some_and(|c| c != 0);
+            let mut res = Event::new(EventKind::ToolResult, text);
+            res.whole_text_chars = whole_chars;
+            res.is_error = failed;
             res.tool_name = name;
             res.call_id = id;
             res.timestamp = call.timestamp.as_deref().and_then(crate::model::parse_ts);
@@ -440,47 +461,138 @@ fn gemini(m: Message<'_>, content: String, out: &mut Vec<Event>) {
     }
 }
 
+/// The exit code a tool output reports in its first lines (`exit_code_in_text`), from `head`
+/// (all of the output when `whole_chars` is `None`), or else from the whole output, decoded
+/// again for it: only a cut one without all of those lines.
+fn exit_code<'a, O: OutputText<'a>>(
+    head: &str,
+    whole_chars: Option<usize>,
+    result: &Option<Vec<Option<FnResult<O>>>>,
+    display: &Option<O>,
+) -> Option<i64> {
+    if whole_chars.is_none() || head.matches('\n').count() >= EXIT_CODE_LINES {
+        return exit_code_in_text(head);
+    }
+    let mut whole = CappedText::new(None);
+    tool_result_text(result, display, &mut whole);
+    exit_code_in_text(&whole.finish().0)
+}
+
 /// `functionResponse.response.output` is the model-facing result; `resultDisplay` is a UI
-/// rendering and only a fallback.
-fn tool_result_text(result: Option<Vec<Option<FnResult>>>, display: Option<Flat>) -> String {
-    let mut parts: Vec<String> = result
-        .into_iter()
+/// rendering and only a fallback. Several results are joined by lines.
+fn tool_result_text<'a, O: OutputText<'a>>(
+    result: &Option<Vec<Option<FnResult<O>>>>,
+    display: &Option<O>,
+    out: &mut CappedText,
+) {
+    let mut parts = result
+        .iter()
         .flatten()
         .flatten()
-        .filter_map(|r| r.response)
-        .map(Resp::text)
-        .collect();
-    match (parts.len(), display) {
-        (0, Some(d)) => d.text(),
-        (1, _) => parts.swap_remove(0),
-        _ => parts.join("\n"),
+        .filter_map(|r| r.response.as_ref())
+        .peekable();
+    if parts.peek().is_none() {
+        if let Some(d) = display {
+            d.write(out);
+        }
+        return;
+    }
+    for (i, part) in parts.enumerate() {
+        if i > 0 {
+            out.push_str("\n");
+        }
+        part.write(out);
+    }
+}
+
+/// How a message reads the fields that hold tool outputs: [`Flat`] when it is read from a
+/// `Value` (a journal's replayed messages, or with raw records kept), [`Raw`] when it is read
+/// from a document's bytes.
+trait OutputText<'de>: Sized {
+    fn read<A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error>;
+
+    /// Appends the text, as [`Flat::text`] makes it.
+    fn write(&self, out: &mut CappedText);
+}
+
+impl<'de> OutputText<'de> for Flat<'de> {
+    fn read<A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+        next(map)
+    }
+
+    fn write(&self, out: &mut CappedText) {
+        self.write_to(out);
+    }
+}
+
+/// A tool output as it stands in the document: a string still escaped (decoded only as far as
+/// it is kept, with no copy of the whole made on the way), or any other value, read as
+/// [`Flat`].
+enum Raw<'a> {
+    Literal(&'a str),
+    Value(Flat<'a>),
+}
+
+impl<'de> OutputText<'de> for Raw<'de> {
+    fn read<A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error> {
+        let raw: &'de RawValue = map.next_value()?;
+        let json = raw.get();
+        if json.starts_with('"') {
+            return Ok(Raw::Literal(json));
+        }
+        // Read again from its own bytes, with the parser's nesting limit (skipping a value has
+        // none), so a document too deep for `Value` still fails as it did.
+        serde_json::from_str::<L<Flat<'de>>>(json)
+            .map(|l| Raw::Value(l.0))
+            .map_err(A::Error::custom)
+    }
+
+    fn write(&self, out: &mut CappedText) {
+        match self {
+            Raw::Literal(json) => out.push_json_literal(json),
+            Raw::Value(flat) => flat.write_to(out),
+        }
     }
 }
 
 /// What the parser reads of a message (an entry of a document's `messages`, a journal
 /// record). Any field may hold any JSON type; one of another type than expected reads as
 /// absent, as it did when messages were read as `Value`s.
-#[derive(Default)]
-struct Message<'a> {
+struct Message<'a, O> {
     kind: Option<Cow<'a, str>>,
     id: Option<Cow<'a, str>>,
     model: Option<Cow<'a, str>>,
     timestamp: Option<Cow<'a, str>>,
     content: Flat<'a>,
     thoughts: Vec<Option<Thought<'a>>>,
-    tool_calls: Vec<Option<ToolCall<'a>>>,
+    tool_calls: Vec<Option<ToolCall<'a, O>>>,
     tokens: Option<Tokens>,
 }
 
-impl<'a> Message<'a> {
-    /// The message in a `Value`, its strings borrowed; `None` when it is not an object.
-    fn of(v: &'a Value) -> Option<Self> {
-        // Lenient reading never fails on a `Value`: any type is accepted everywhere.
-        L::<Option<Message>>::deserialize(v).ok()?.0
+impl<O> Default for Message<'_, O> {
+    fn default() -> Self {
+        Message {
+            kind: None,
+            id: None,
+            model: None,
+            timestamp: None,
+            content: Flat::default(),
+            thoughts: Vec::new(),
+            tool_calls: Vec::new(),
+            tokens: None,
+        }
     }
 }
 
-impl<'de> Object<'de> for Message<'de> {
+impl<'a> Message<'a, Flat<'a>> {
+    /// The message in a `Value`, its strings borrowed; `None` when it is not an object.
+    fn of(v: &'a Value) -> Option<Self> {
+        // Lenient reading never fails on a `Value`: any type is accepted everywhere.
+        L::<Option<Self>>::deserialize(v).ok()?.0
+    }
+}
+
+impl<'de, O: OutputText<'de>> Object<'de> for Message<'de, O> {
     fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
         match key {
             "type" => self.kind = next(map)?,
@@ -550,18 +662,31 @@ impl<'de> Object<'de> for Thought<'de> {
 
 /// A tool call. `result` and `status` are `Some` when the call has the field at all: either
 /// means the call has a result event.
-#[derive(Default)]
-struct ToolCall<'a> {
+struct ToolCall<'a, O> {
     name: Option<Cow<'a, str>>,
     id: Option<Cow<'a, str>>,
     args: Option<Value>,
-    result: Option<Vec<Option<FnResult<'a>>>>,
+    result: Option<Vec<Option<FnResult<O>>>>,
     status: Option<Option<Cow<'a, str>>>,
-    display: Option<Flat<'a>>,
+    display: Option<O>,
     timestamp: Option<Cow<'a, str>>,
 }
 
-impl<'de> Object<'de> for ToolCall<'de> {
+impl<O> Default for ToolCall<'_, O> {
+    fn default() -> Self {
+        ToolCall {
+            name: None,
+            id: None,
+            args: None,
+            result: None,
+            status: None,
+            display: None,
+            timestamp: None,
+        }
+    }
+}
+
+impl<'de, O: OutputText<'de>> Object<'de> for ToolCall<'de, O> {
     fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
         match key {
             "name" => self.name = next(map)?,
@@ -569,7 +694,7 @@ impl<'de> Object<'de> for ToolCall<'de> {
             "args" => self.args = Some(next(map)?),
             "result" => self.result = Some(next(map)?),
             "status" => self.status = Some(next(map)?),
-            "resultDisplay" => self.display = Some(next(map)?),
+            "resultDisplay" => self.display = Some(O::read(map)?),
             "timestamp" => self.timestamp = next(map)?,
             _ => return Ok(false),
         }
@@ -578,28 +703,38 @@ impl<'de> Object<'de> for ToolCall<'de> {
 }
 
 /// An entry of a tool call's `result`: its `functionResponse.response`, if it has one.
-#[derive(Default)]
-struct FnResult<'a> {
-    response: Option<Resp<'a>>,
+struct FnResult<O> {
+    response: Option<Resp<O>>,
 }
 
-impl<'de> Object<'de> for FnResult<'de> {
+impl<O> Default for FnResult<O> {
+    fn default() -> Self {
+        FnResult { response: None }
+    }
+}
+
+impl<'de, O: OutputText<'de>> Object<'de> for FnResult<O> {
     fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
         if key != "functionResponse" {
             return Ok(false);
         }
-        self.response = next::<Option<FnResponse>, _>(map)?.and_then(|f| f.response);
+        self.response = next::<Option<FnResponse<O>>, _>(map)?.and_then(|f| f.response);
         Ok(true)
     }
 }
 
 /// A `functionResponse` object: its `response`, if it has one.
-#[derive(Default)]
-struct FnResponse<'a> {
-    response: Option<Resp<'a>>,
+struct FnResponse<O> {
+    response: Option<Resp<O>>,
 }
 
-impl<'de> Object<'de> for FnResponse<'de> {
+impl<O> Default for FnResponse<O> {
+    fn default() -> Self {
+        FnResponse { response: None }
+    }
+}
+
+impl<'de, O: OutputText<'de>> Object<'de> for FnResponse<O> {
     fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
         if key != "response" {
             return Ok(false);
@@ -610,34 +745,46 @@ impl<'de> Object<'de> for FnResponse<'de> {
 }
 
 /// A `functionResponse.response`: its `output`, else its `error`, else all of it as JSON text.
-enum Resp<'a> {
-    Output(Flat<'a>),
-    Error(Flat<'a>),
+enum Resp<O> {
+    Output(O),
+    Error(O),
     Whole(Value),
 }
 
-impl Resp<'_> {
-    fn text(self) -> String {
+impl<O> Resp<O> {
+    fn write<'a>(&self, out: &mut CappedText)
+    where
+        O: OutputText<'a>,
+    {
         match self {
-            Resp::Output(f) | Resp::Error(f) => f.text(),
-            Resp::Whole(v) => v.to_string(),
+            Resp::Output(o) | Resp::Error(o) => o.write(out),
+            Resp::Whole(v) => out.push_str(&v.to_string()),
         }
     }
 }
 
-#[derive(Default)]
-struct RespFields<'a> {
-    output: Option<Flat<'a>>,
-    error: Option<Flat<'a>>,
+struct RespFields<O> {
+    output: Option<O>,
+    error: Option<O>,
     /// The other fields, kept only while neither `output` nor `error` has been seen.
     rest: serde_json::Map<String, Value>,
 }
 
-impl<'de> Object<'de> for RespFields<'de> {
+impl<O> Default for RespFields<O> {
+    fn default() -> Self {
+        RespFields {
+            output: None,
+            error: None,
+            rest: serde_json::Map::new(),
+        }
+    }
+}
+
+impl<'de, O: OutputText<'de>> Object<'de> for RespFields<O> {
     fn field<A: MapAccess<'de>>(&mut self, key: &str, map: &mut A) -> Result<bool, A::Error> {
         match key {
-            "output" => self.output = Some(next(map)?),
-            "error" => self.error = Some(next(map)?),
+            "output" => self.output = Some(O::read(map)?),
+            "error" => self.error = Some(O::read(map)?),
             _ if self.output.is_none() && self.error.is_none() => {
                 self.rest.insert(key.to_owned(), next(map)?);
             }
@@ -647,9 +794,9 @@ impl<'de> Object<'de> for RespFields<'de> {
     }
 }
 
-impl<'de> Lenient<'de> for Resp<'de> {
+impl<'de, O: OutputText<'de>> Lenient<'de> for Resp<O> {
     fn map<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
-        let f: RespFields = object(map)?;
+        let f: RespFields<O> = object(map)?;
         Ok(match (f.output, f.error) {
             (Some(o), _) => Resp::Output(o),
             (None, Some(e)) => Resp::Error(e),
@@ -703,20 +850,33 @@ impl Flat<'_> {
     fn text(self) -> String {
         match self {
             Flat::Text(s) => s.into_owned(),
+            other => {
+                let mut out = CappedText::new(None);
+                other.write_to(&mut out);
+                out.finish().0
+            }
+        }
+    }
+
+    /// Appends the text: a string; the non-empty texts of parts, one per line; what
+    /// [`flatten_text`] makes of anything else.
+    fn write_to(&self, out: &mut CappedText) {
+        match self {
+            Flat::Text(s) => out.push_str(s),
             Flat::Parts(parts) => {
-                let mut out = String::new();
-                for p in &parts {
+                let mut first = true;
+                for p in parts {
                     let piece = p.text();
                     if !piece.is_empty() {
-                        if !out.is_empty() {
-                            out.push('\n');
+                        if !first {
+                            out.push_str("\n");
                         }
+                        first = false;
                         out.push_str(piece);
                     }
                 }
-                out
             }
-            Flat::Other(v) => flatten_text(&v),
+            Flat::Other(v) => out.push_str(&flatten_text(v)),
         }
     }
 }

@@ -11,6 +11,7 @@
 //! `provider` argument and output), its wire names and index codes, the log roots with their
 //! flags and environment variables, discovery and per-provider counts all derive from it.
 
+mod capped_text;
 mod lenient;
 pub mod spec;
 
@@ -220,6 +221,9 @@ pub struct ParseState {
     /// Timestamp of the record being translated; events without their own take it.
     #[serde(skip)]
     pub(crate) record_ms: Option<i64>,
+    /// Bytes of each tool output kept (all when `None`; see [`Event::whole_text_chars`]).
+    #[serde(skip)]
+    pub result_text_cap: Option<usize>,
 }
 
 impl ParseState {
@@ -241,12 +245,23 @@ impl ParseState {
             layout: hint.layout,
             states: ProviderStates::default(),
             record_ms: None,
+            result_text_cap: None,
         }
     }
 
     /// Gives the next event its index, turn, step and timestamp, and folds it into the
     /// session's metadata.
     fn commit(&mut self, mut ev: Event, out: &mut Vec<Event>) {
+        if let Some(cap) = self.result_text_cap
+            && ev.kind == EventKind::ToolResult
+            && ev.text.len() > cap
+        {
+            let mut kept = capped_text::CappedText::new(Some(cap));
+            kept.push_str(&ev.text);
+            let (text, whole) = kept.finish();
+            ev.text = text;
+            ev.whole_text_chars = whole;
+        }
         ev.index = self.next_index;
         self.next_index += 1;
         if ev.timestamp.is_none() {
@@ -380,6 +395,16 @@ pub fn parse_store_session(
     id: &str,
     keep_raw: bool,
 ) -> std::result::Result<(ParseState, Vec<Event>), crate::index::SkipReason> {
+    store_session(provider, path, id, keep_raw, None)
+}
+
+fn store_session(
+    provider: Provider,
+    path: &Path,
+    id: &str,
+    keep_raw: bool,
+    result_text_cap: Option<usize>,
+) -> std::result::Result<(ParseState, Vec<Event>), crate::index::SkipReason> {
     let Some(store) = provider.spec().store else {
         return Err(crate::index::SkipReason::NotALog);
     };
@@ -388,6 +413,7 @@ pub fn parse_store_session(
         ..FileHint::from_path(provider, path)
     };
     let mut state = ParseState::new(provider, &hint);
+    state.result_text_cap = result_text_cap;
     let events = (store.read)(&mut state, path, id, keep_raw)?;
     Ok((state, events))
 }
@@ -398,9 +424,20 @@ pub fn parse_file(
     path: &Path,
     keep_raw: bool,
 ) -> Result<(ParseState, Vec<Event>)> {
+    parse_file_capped(provider, path, keep_raw, None)
+}
+
+/// [`parse_file`], keeping at most `result_text_cap` bytes of each tool output (see
+/// [`Event::whole_text_chars`]).
+pub fn parse_file_capped(
+    provider: Provider,
+    path: &Path,
+    keep_raw: bool,
+    result_text_cap: Option<usize>,
+) -> Result<(ParseState, Vec<Event>)> {
     if let (source, Some(id)) = store_unit(provider, path) {
-        return parse_store_session(provider, source, id, keep_raw).map_err(
-            |reason| match reason {
+        return store_session(provider, source, id, keep_raw, result_text_cap).map_err(|reason| {
+            match reason {
                 crate::index::SkipReason::Vanished => Error::LogFileGone(id.to_string()),
                 _ => Error::io(
                     source,
@@ -409,11 +446,12 @@ pub fn parse_file(
                         format!("session {id}: {reason}"),
                     ),
                 ),
-            },
-        );
+            }
+        });
     }
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     let mut state = ParseState::new(provider, &FileHint::from_path(provider, path));
+    state.result_text_cap = result_text_cap;
     let events = parse_bytes(&mut state, &bytes, keep_raw)
         .ok_or_else(|| Error::Incomplete(path.to_path_buf()))?;
     Ok((state, events))
@@ -555,8 +593,11 @@ pub(crate) fn flatten_text(v: &Value) -> String {
 }
 
 /// Exit code in shell output text ("Exit code: 1" / "Exit Code: 1").
+/// Lines of a tool output [`exit_code_in_text`] looks at.
+pub(crate) const EXIT_CODE_LINES: usize = 12;
+
 pub(crate) fn exit_code_in_text(text: &str) -> Option<i64> {
-    for line in text.lines().take(12) {
+    for line in text.lines().take(EXIT_CODE_LINES) {
         let l = line.trim();
         let rest = l
             .strip_prefix("Exit code:")

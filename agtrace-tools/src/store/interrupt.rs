@@ -62,22 +62,28 @@ impl Interrupt {
     }
 }
 
-/// Parses a whole log file like [`providers::parse_file`] (each event with its raw record
-/// when `keep_raw`), checking `interrupt` between slices of a JSONL log (a Gemini document is
-/// one JSON value, parsed in one go).
+/// What a parse keeps of each event: its raw record, and how much of a tool output.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Keep {
+    pub(super) raw: bool,
+    pub(super) result_text_cap: Option<usize>,
+}
+
+/// Parses a whole log file like [`providers::parse_file_capped`], checking `interrupt` between
+/// slices of a JSONL log (a Gemini document is one JSON value, parsed in one go).
 pub(super) fn parse_file(
     provider: Provider,
     path: &Path,
-    keep_raw: bool,
+    keep: Keep,
     interrupt: Option<&Interrupt>,
 ) -> Result<Vec<Event>> {
     let hint = FileHint::from_path(provider, path);
     if interrupt.is_none() || hint.layout != Layout::Lines {
         // Whole documents and store sessions are read by their provider in one go.
-        return Ok(providers::parse_file(provider, path, keep_raw)?.1);
+        return Ok(providers::parse_file_capped(provider, path, keep.raw, keep.result_text_cap)?.1);
     }
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    parse_bytes(provider, path, &bytes, keep_raw, interrupt)
+    parse_bytes(provider, path, &bytes, keep, interrupt)
 }
 
 /// [`parse_file`] of bytes already read (an archived copy of the log at `path`).
@@ -85,11 +91,13 @@ pub(super) fn parse_bytes(
     provider: Provider,
     path: &Path,
     bytes: &[u8],
-    keep_raw: bool,
+    keep: Keep,
     interrupt: Option<&Interrupt>,
 ) -> Result<Vec<Event>> {
+    let keep_raw = keep.raw;
     let hint = FileHint::from_path(provider, path);
     let mut state = ParseState::new(provider, &hint);
+    state.result_text_cap = keep.result_text_cap;
     let Some(interrupt) = interrupt.filter(|_| hint.layout == Layout::Lines) else {
         return providers::parse_bytes(&mut state, bytes, keep_raw)
             .ok_or_else(|| Error::Incomplete(path.to_path_buf()));
@@ -149,7 +157,11 @@ mod tests {
         bytes.pop();
         std::fs::write(&path, &bytes).unwrap();
         let never = Interrupt::new(|| false);
-        let sliced = parse_file(Provider::ClaudeCode, &path, true, Some(&never)).unwrap();
+        let keep = Keep {
+            raw: true,
+            result_text_cap: None,
+        };
+        let sliced = parse_file(Provider::ClaudeCode, &path, keep, Some(&never)).unwrap();
         let whole = providers::parse_file(Provider::ClaudeCode, &path, true)
             .unwrap()
             .1;
@@ -167,7 +179,11 @@ mod tests {
         let seen = calls.clone();
         // Cancelled after the first slice.
         let interrupt = Interrupt::new(move || seen.fetch_add(1, Ordering::SeqCst) >= 1);
-        let parsed = parse_file(Provider::ClaudeCode, &path, true, Some(&interrupt));
+        let keep = Keep {
+            raw: true,
+            result_text_cap: None,
+        };
+        let parsed = parse_file(Provider::ClaudeCode, &path, keep, Some(&interrupt));
         assert!(matches!(parsed, Err(Error::Cancelled)), "{parsed:?}");
         assert_eq!(
             calls.load(Ordering::SeqCst),

@@ -21,11 +21,11 @@ use crate::index::{
     IndexStats, Progress, ProjectInfo, Scope, SearchPage, SearchQuery, SessionCursor,
     SessionFilter, SessionPage, SessionSummary, ingest, schema,
 };
-use crate::model::{Event, EventKind, TokenAccumulator, assemble, ts_from_ms};
+use crate::model::{Event, EventKind, RESULT_TEXT_KEPT, TokenAccumulator, assemble, ts_from_ms};
 use crate::providers::{self, FileHint, Layout, ParseState};
 use crate::secrets;
 use cache::{FileStamp, SessionCache};
-use interrupt::{EVENT_STRIDE, Interrupt};
+use interrupt::{EVENT_STRIDE, Interrupt, Keep};
 
 mod cache;
 mod detail;
@@ -342,7 +342,11 @@ impl TraceStore {
         // Without raw records: no tool answer shows them, and a copy of its record for every
         // event (five of one Gemini message), masked too, was most of the cost of a load.
         // `get_event` reads the one it returns.
-        let mut events = self.parse_log(&summary, archived, false)?;
+        let keep = Keep {
+            raw: false,
+            result_text_cap: Some(RESULT_TEXT_KEPT),
+        };
+        let mut events = self.parse_log(&summary, archived, keep)?;
         // Before assembly, so that turns and steps are built from masked text too.
         if self.masks() {
             for chunk in events.chunks_mut(EVENT_STRIDE) {
@@ -376,18 +380,18 @@ impl TraceStore {
         &self,
         summary: &SessionSummary,
         archived: bool,
-        keep_raw: bool,
+        keep: Keep,
     ) -> Result<Vec<Event>> {
         let path = Path::new(&summary.path);
         let interrupt = self.interrupt.as_ref();
         if !archived {
-            return interrupt::parse_file(summary.provider, path, keep_raw, interrupt);
+            return interrupt::parse_file(summary.provider, path, keep, interrupt);
         }
         let data_dir = &self.inner.config.data_dir;
         let bytes = self
             .with_conn(|c| archive::read_copy(c, data_dir, &summary.path))?
             .ok_or_else(|| Error::LogFileGone(summary.id.clone()))?;
-        interrupt::parse_bytes(summary.provider, path, &bytes, keep_raw, interrupt)
+        interrupt::parse_bytes(summary.provider, path, &bytes, keep, interrupt)
     }
 
     /// Sessions kept parsed, and the log bytes they were parsed from.
@@ -454,6 +458,7 @@ impl TraceStore {
                 let mut e = match detail.events.get(index as usize) {
                     Some(e) if e.kind == row.kind => {
                         let mut e = e.clone();
+                        e.whole_text_chars = None;
                         if with_raw {
                             e.raw = self.raw_record(&detail.summary, index, row.kind)?;
                         }
@@ -489,7 +494,11 @@ impl TraceStore {
     ) -> Result<serde_json::Value> {
         let (source, _) = providers::store_unit(summary.provider, Path::new(&summary.path));
         let archived = !source.exists();
-        let events = self.parse_log(summary, archived, true)?;
+        let keep = Keep {
+            raw: true,
+            result_text_cap: None,
+        };
+        let events = self.parse_log(summary, archived, keep)?;
         Ok(events
             .into_iter()
             .nth(index as usize)

@@ -179,7 +179,7 @@ fn failures(d: &SessionDetail, calls: &[Call], chars: usize) -> Vec<FailedCall> 
                 turn_index: c.turn,
                 event_index: c.summary.result_event.unwrap_or(c.summary.call_event),
                 call: c.line.clone(),
-                error: Excerpt::line(result.map_or("", |e| e.text.as_str()), chars),
+                error: Excerpt::line(result.map_or("", |e| e.text.as_str()), chars).of_whole(result.and_then(|e| e.whole_text_chars)),
                 severity: if repeated >= 3 { Severity::Critical } else { Severity::Warning },
             }
         })

@@ -72,7 +72,8 @@ struct TranscriptPosition {
     byte: usize,
 }
 
-fn part(e: &Event, text: &str, from: usize, continues: bool) -> TranscriptEvent {
+/// Part of event `e` whose whole text is `whole`: `whole[from..to]`.
+fn part(e: &Event, whole: &str, from: usize, to: usize) -> TranscriptEvent {
     TranscriptEvent {
         event_index: e.index,
         turn_index: e.turn,
@@ -83,35 +84,57 @@ fn part(e: &Event, text: &str, from: usize, continues: bool) -> TranscriptEvent 
         call_id: e.call_id.clone(),
         is_error: e.is_error,
         tokens: e.tokens.map(Into::into),
-        text: text.to_owned(),
-        text_offset: char_offset(&e.text, from),
-        text_chars: e.text.chars().count(),
-        continues,
+        text: whole[from..to].to_owned(),
+        text_offset: char_offset(whole, from),
+        text_chars: whole.chars().count(),
+        continues: to < whole.len(),
     }
 }
 
 /// Cuts `events` into one page from `pos`: the parts that fit `budget` bytes, and where the
-/// next page starts.
-fn page(events: &[Event], mut pos: TranscriptPosition, budget: usize) -> (Vec<TranscriptEvent>, Option<TranscriptPosition>) {
+/// next page starts. `whole` reads the whole text of an event whose `text` is only its
+/// beginning. `None` when `pos` is not a place in these events.
+fn page(
+    events: &[Event],
+    mut pos: TranscriptPosition,
+    budget: usize,
+    whole: &mut dyn FnMut(&Event) -> ToolResult<String>,
+) -> ToolResult<Option<(Vec<TranscriptEvent>, Option<TranscriptPosition>)>> {
     let mut items = Vec::new();
     let mut used = 2;
     while let Some(e) = events.get(pos.event) {
-        let header = json_len(&part(e, "", pos.byte, false)) + usize::from(!items.is_empty());
+        let read;
+        let text = match e.whole_text_chars {
+            Some(_) => {
+                read = whole(e)?;
+                read.as_str()
+            }
+            None => e.text.as_str(),
+        };
+        if !text.is_char_boundary(pos.byte) {
+            return Ok(None);
+        }
+        // With `continues: false`, the longer of its two spellings.
+        let header = json_len(&TranscriptEvent { continues: false, ..part(e, text, pos.byte, pos.byte) }) + usize::from(!items.is_empty());
         let room = budget.saturating_sub(used + header);
-        match piece_end(&e.text, pos.byte, room) {
+        match piece_end(text, pos.byte, room) {
             None => {
-                used += header + json_len(&e.text[pos.byte..]) - 2;
-                items.push(part(e, &e.text[pos.byte..], pos.byte, false));
+                used += header + json_len(&text[pos.byte..]) - 2;
+                items.push(part(e, text, pos.byte, text.len()));
                 pos = TranscriptPosition { event: pos.event + 1, byte: 0 };
             }
             Some(end) if end > pos.byte && (room >= MIN_PIECE || items.is_empty()) => {
-                items.push(part(e, &e.text[pos.byte..end], pos.byte, true));
-                return (items, Some(TranscriptPosition { event: pos.event, byte: end }));
+                items.push(part(e, text, pos.byte, end));
+                return Ok(Some((items, Some(TranscriptPosition { event: pos.event, byte: end }))));
             }
-            Some(_) => return (items, Some(pos)),
+            Some(_) => return Ok(Some((items, Some(pos)))),
         }
     }
-    (items, None)
+    // Past the last event, only the end itself (byte 0) is a place.
+    if pos.event > events.len() || pos.byte != 0 {
+        return Ok(None);
+    }
+    Ok(Some((items, None)))
 }
 
 /// Get a session's whole transcript verbatim; long texts continue on the next page. To browse,
@@ -119,15 +142,17 @@ fn page(events: &[Event], mut pos: TranscriptPosition, budget: usize) -> (Vec<Tr
 #[mcp_tool(family = "trace", size_hint = "100KB", read_only)]
 pub async fn get_session_full(store: &TraceStore, ctx: &ToolContext, args: GetSessionFullArgs) -> ToolResult<Page<TranscriptEvent>> {
     let pos: TranscriptPosition = args.cursor.as_ref().map(Cursor::position).transpose()?.unwrap_or_default();
-    let detail = blocking_on_session(store, ctx, args.session_id.clone(), move |store| Ok(store.load_session(&args.session_id)?)).await?;
-    let valid = match detail.events.get(pos.event) {
-        Some(e) => e.text.is_char_boundary(pos.byte),
-        None => pos.event == detail.events.len() && pos.byte == 0,
-    };
-    if !valid {
+    let budget = page_budget(ctx.size_hint(), HINT);
+    let paged = blocking_on_session(store, ctx, args.session_id.clone(), move |store| {
+        let detail = store.load_session(&args.session_id)?;
+        // The session keeps only the beginning of a long tool output; the index has all of it.
+        let mut whole = |e: &Event| Ok(store.get_event_without_raw(&detail.summary.id, e.index)?.event.text);
+        page(&detail.events, pos, budget, &mut whole)
+    })
+    .await?;
+    let Some((items, next)) = paged else {
         return Err(ToolError::invalid_cursor("The cursor points past this session's events (did the log change?)."));
-    }
-    let (items, next) = page(&detail.events, pos, page_budget(ctx.size_hint(), HINT));
+    };
     let out = Page::new(items).with_hint(HINT);
     Ok(match next {
         Some(n) => out.with_next(n),
@@ -146,16 +171,14 @@ mod tests {
         e
     }
 
-    #[test]
-    fn pages_reassemble_every_text_and_stay_in_budget() {
-        let tricky = "\"quoted\" \\ back\n日本語🙂\u{1}".repeat(400);
-        let events = vec![ev(0, "short"), ev(1, &tricky), ev(2, ""), ev(3, &"x".repeat(5000))];
-        let budget = 3000;
+    /// Every page of `events` (`whole` giving the whole texts of cut ones), checked against
+    /// `budget`; each event's text put back together from its parts.
+    fn reassembled(events: &[Event], budget: usize, whole: &mut dyn FnMut(&Event) -> ToolResult<String>) -> (usize, Vec<String>) {
         let mut pos = TranscriptPosition::default();
         let mut texts = vec![String::new(); events.len()];
         let mut pages = 0;
         loop {
-            let (items, next) = page(&events, pos, budget);
+            let (items, next) = page(events, pos, budget, whole).unwrap().expect("a valid cursor");
             pages += 1;
             assert!(!items.is_empty());
             assert!(json_len(&items) <= budget, "page {pages} is {} bytes", json_len(&items));
@@ -163,15 +186,57 @@ mod tests {
                 let t = &mut texts[it.event_index as usize];
                 assert_eq!(t.chars().count(), it.text_offset);
                 t.push_str(&it.text);
+                assert_eq!(it.continues, t.chars().count() < it.text_chars);
             }
             match next {
                 Some(n) => pos = n,
-                None => break,
+                None => return (pages, texts),
             }
         }
+    }
+
+    #[test]
+    fn pages_reassemble_every_text_and_stay_in_budget() {
+        let tricky = "\"quoted\" \\ back\n日本語🙂\u{1}".repeat(400);
+        let events = vec![ev(0, "short"), ev(1, &tricky), ev(2, ""), ev(3, &"x".repeat(5000))];
+        let (pages, texts) = reassembled(&events, 3000, &mut |_| unreachable!("no event is cut"));
         assert!(pages > 5);
         for (e, t) in events.iter().zip(&texts) {
             assert_eq!(&e.text, t);
         }
+    }
+
+    #[test]
+    fn a_cut_tool_output_is_paged_whole() {
+        let whole = "日本語 output line\n".repeat(500);
+        let mut cut = ev(1, &whole[..120]);
+        cut.whole_text_chars = Some(whole.chars().count());
+        let events = vec![ev(0, "before"), cut, ev(2, "after")];
+        let mut reads = 0;
+        let (_, texts) = reassembled(&events, 3000, &mut |e| {
+            assert_eq!(e.index, 1);
+            reads += 1;
+            Ok(whole.clone())
+        });
+        assert_eq!(texts, ["before", whole.as_str(), "after"]);
+        assert!(reads > 1, "read once per page it spans");
+    }
+
+    #[test]
+    fn a_cursor_inside_a_cut_output_is_checked_against_the_whole_text() {
+        let whole = "é".repeat(2000);
+        let mut cut = ev(0, &whole[..100]);
+        cut.whole_text_chars = Some(2000);
+        let events = [cut];
+        let mut read = |_: &Event| Ok(whole.clone());
+        let inside = TranscriptPosition { event: 0, byte: 3000 };
+        let (items, _) = page(&events, inside, 3000, &mut read).unwrap().expect("a place in the whole text");
+        assert_eq!(items[0].text_offset, 1500);
+        let mid_char = TranscriptPosition { event: 0, byte: 3001 };
+        assert!(page(&events, mid_char, 3000, &mut read).unwrap().is_none());
+        let past = TranscriptPosition { event: 1, byte: 5 };
+        assert!(page(&events, past, 3000, &mut read).unwrap().is_none());
+        let end = TranscriptPosition { event: 1, byte: 0 };
+        assert_eq!(page(&events, end, 3000, &mut read).unwrap().unwrap().0.len(), 0);
     }
 }

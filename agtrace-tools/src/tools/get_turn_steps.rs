@@ -112,7 +112,7 @@ fn render(step: &Step, events: &[&Event], from: usize, durations: &HashMap<u32, 
                 call_id: e.call_id.clone(),
                 is_error: e.is_error,
                 duration_ms: durations.get(&e.index).copied(),
-                text: Excerpt::head(&e.text, chars),
+                text: Excerpt::head(&e.text, chars).of_whole(e.whole_text_chars),
             })
             .collect(),
         continues_on_next_page: false,

@@ -9,7 +9,7 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
 use super::value_oracle;
-use crate::model::{Event, Provider};
+use crate::model::{Event, EventKind, Provider};
 use crate::providers::{FileHint, ParseState};
 
 fn state(path: &Path) -> ParseState {
@@ -31,9 +31,41 @@ fn same_document(bytes: &[u8], what: &str) -> bool {
         let old = value_oracle::parse_document(&mut st, bytes, keep_raw);
         let old: Parsed = (st, old);
         assert_eq!(typed, old, "{what} (keep_raw {keep_raw})");
+        if !keep_raw {
+            same_when_capped(bytes, &typed, what);
+        }
         read = Some(typed.1.is_some());
     }
     read.unwrap()
+}
+
+/// A parse that keeps at most `cap` bytes of each tool output (decoding them from the bytes
+/// itself) gives the events of the whole parse, each longer output cut to its first `cap`
+/// bytes or less, with the whole one's length.
+fn same_when_capped(bytes: &[u8], whole: &Parsed, what: &str) {
+    let Some(whole_events) = &whole.1 else {
+        return;
+    };
+    let path = Path::new("tmp/h/chats/session-x.json");
+    for cap in [0, 5, 300] {
+        let mut st = state(path);
+        st.result_text_cap = Some(cap);
+        let capped = super::parse_document(&mut st, bytes, false)
+            .unwrap_or_else(|| panic!("{what}: refused with a cap of {cap}"));
+        st.result_text_cap = None;
+        assert_eq!(st, whole.0, "{what} (cap {cap})");
+        assert_eq!(capped.len(), whole_events.len(), "{what} (cap {cap})");
+        for (c, w) in capped.iter().zip(whole_events) {
+            let mut uncut = c.clone();
+            if c.kind == EventKind::ToolResult && w.text.len() > cap {
+                assert!(c.text.len() <= cap && w.text.starts_with(&c.text), "{what} (cap {cap})");
+                assert_eq!(c.whole_text_chars, Some(w.text.chars().count()), "{what} (cap {cap})");
+                uncut.text.clone_from(&w.text);
+                uncut.whole_text_chars = None;
+            }
+            assert_eq!(&uncut, w, "{what} (cap {cap})");
+        }
+    }
 }
 
 type Chunk = Result<(Vec<Event>, u64), ()>;

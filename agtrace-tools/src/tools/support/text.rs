@@ -32,6 +32,16 @@ impl Excerpt {
         }
     }
 
+    /// This excerpt of a text that was itself only the beginning of one `whole_chars`
+    /// characters long (see [`Event::whole_text_chars`](crate::model::Event::whole_text_chars)).
+    pub fn of_whole(mut self, whole_chars: Option<usize>) -> Self {
+        if let Some(whole) = whole_chars {
+            self.truncated = true;
+            self.original_chars = whole;
+        }
+        self
+    }
+
     /// Like [`Excerpt::head`] with whitespace runs folded to one space, for one-line snippets.
     /// Folding is not cutting: `truncated` says only whether characters were left out.
     pub fn line(text: &str, max_chars: usize) -> Self {
