@@ -280,7 +280,7 @@ fn emit<'a, O: OutputText<'a>>(
 ///
 /// Messages are read straight from the bytes into typed messages; with `keep_raw`, as `Value`s
 /// (the events' `raw`) and then read from those. A parse that keeps only the beginning of
-/// tool outputs decodes them from the bytes only that far ([`Raw`]); one that keeps them whole
+/// tool outputs decodes them from the bytes only that far (`Raw`); one that keeps them whole
 /// lets serde_json decode them, which is faster for all of a string.
 pub fn parse_document(st: &mut ParseState, bytes: &[u8], keep_raw: bool) -> Option<Vec<Event>> {
     let mut out = Vec::new();
