@@ -14,6 +14,8 @@ use crate::error::{Error, Result};
 use crate::model::{Event, Provider};
 use crate::providers::{self, FileHint, Layout, ParseState};
 
+use super::mapped_log::LogBytes;
+
 /// SQLite virtual-machine steps between two looks at the flag (well under a millisecond).
 const SQL_STEPS: i32 = 10_000;
 /// Bytes of a JSONL log parsed between two looks at the flag (a few milliseconds of parsing).
@@ -70,18 +72,25 @@ pub(super) struct Keep {
 }
 
 /// Parses a whole log file like [`providers::parse_file_capped`], checking `interrupt` between
-/// slices of a JSONL log (a Gemini document is one JSON value, parsed in one go).
+/// slices of a JSONL log (a Gemini document is one JSON value, parsed in one go). The file is
+/// mapped rather than read when the process allows it ([`super::map_logs`]).
 pub(super) fn parse_file(
     provider: Provider,
     path: &Path,
     keep: Keep,
     interrupt: Option<&Interrupt>,
 ) -> Result<Vec<Event>> {
-    let hint = FileHint::from_path(provider, path);
-    if interrupt.is_none() || hint.layout != Layout::Lines {
-        // Whole documents and store sessions are read by their provider in one go.
+    if providers::store_unit(provider, path).1.is_some() {
+        // A session of a store is read by its provider.
         return Ok(providers::parse_file_capped(provider, path, keep.raw, keep.result_text_cap)?.1);
     }
+    let log = LogBytes::open(path).map_err(|e| Error::io(path, e))?;
+    let parsed = parse_bytes(provider, path, log.bytes(), keep, interrupt);
+    if !log.truncated() {
+        return parsed;
+    }
+    // The agent cut the file short while it was mapped: read what it is now.
+    drop(log);
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
     parse_bytes(provider, path, &bytes, keep, interrupt)
 }

@@ -30,7 +30,9 @@ use interrupt::{EVENT_STRIDE, Interrupt, Keep};
 mod cache;
 mod detail;
 mod interrupt;
+mod mapped_log;
 mod private;
+pub use mapped_log::guard as map_logs;
 pub mod signing_key;
 
 pub use detail::{EventDetail, SessionDetail};

@@ -156,6 +156,8 @@ const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_millis(300
 
 fn main() -> ExitCode {
     malloc::tune();
+    // Before any thread starts: logs are mapped, with a SIGBUS guard for one cut short meanwhile.
+    agtrace_tools::store::map_logs();
     let cli = Cli::parse();
     init_logging();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
