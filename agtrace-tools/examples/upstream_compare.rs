@@ -222,6 +222,16 @@ impl Server {
 
     /// Every page of one tool's answer, following its cursor: total time, pages, bytes.
     fn all_pages(&mut self, tool: &str, args: &Value) -> (Duration, usize, usize, Vec<Value>) {
+        self.pages(tool, args, usize::MAX)
+    }
+
+    /// The first `most` pages (or all, if fewer), following the cursors.
+    fn pages(
+        &mut self,
+        tool: &str,
+        args: &Value,
+        most: usize,
+    ) -> (Duration, usize, usize, Vec<Value>) {
         let (mut took, mut pages, mut bytes, mut bodies) = (Duration::ZERO, 0, 0, Vec::new());
         let mut args = args.clone();
         loop {
@@ -237,8 +247,8 @@ impl Server {
             };
             bodies.push(body);
             match next {
-                Some(c) => args["cursor"] = json!(c),
-                None => return (took, pages, bytes, bodies),
+                Some(c) if pages < most => args["cursor"] = json!(c),
+                _ => return (took, pages, bytes, bodies),
             }
         }
     }
@@ -301,6 +311,8 @@ fn session_id(path: &Path) -> String {
 /// One comparison: the same content asked of both servers.
 struct Case {
     label: String,
+    /// Pages fetched per call: 1 for a "first page" row, else all of them.
+    pages: usize,
     agtrace: (&'static str, Value),
     upstream: (&'static str, Value),
 }
@@ -334,7 +346,7 @@ fn measure(opts: &Opts, case: &Case) -> Row {
         for _ in 0..opts.runs {
             let mut server = Server::spawn(opts, side, data);
             server.handshake();
-            firsts.push(server.all_pages(tool, args).0);
+            firsts.push(server.pages(tool, args, case.pages).0);
         }
         if side == Side::Agtrace {
             let fresh = (0..opts.runs)
@@ -342,16 +354,16 @@ fn measure(opts: &Opts, case: &Case) -> Row {
                     let mut server = Server::spawn(opts, side, data);
                     server.handshake();
                     server.call("list_sessions", &json!({"limit": 1}));
-                    server.all_pages(tool, args).0
+                    server.pages(tool, args, case.pages).0
                 })
                 .collect();
             row.first_fresh = percentiles(fresh);
         }
         let mut server = Server::spawn(opts, side, data);
         server.handshake();
-        let (_, pages, bytes, _) = server.all_pages(tool, args);
+        let (_, pages, bytes, _) = server.pages(tool, args, case.pages);
         let warm: Vec<Duration> = (0..opts.calls)
-            .map(|_| server.all_pages(tool, args).0)
+            .map(|_| server.pages(tool, args, case.pages).0)
             .collect();
         row.first[i] = percentiles(firsts);
         row.warm[i] = percentiles(warm);
@@ -479,16 +491,19 @@ fn main() {
     let cases = [
         Case {
             label: "`list_sessions` first page (20)".into(),
+            pages: 1,
             agtrace: ("list_sessions", json!({"limit": 20})),
             upstream: ("list_sessions", json!({"limit": 20})),
         },
         Case {
             label: "`get_project_info`".into(),
+            pages: usize::MAX,
             agtrace: ("get_project_info", json!({})),
             upstream: ("get_project_info", json!({})),
         },
         Case {
             label: "`search_event_previews` / `search_events` `error`, first page (20)".into(),
+            pages: 1,
             agtrace: (
                 "search_event_previews",
                 json!({"query": "error", "limit": 20}),
@@ -497,11 +512,13 @@ fn main() {
         },
         Case {
             label: "`analyze_session`, largest session".into(),
+            pages: usize::MAX,
             agtrace: ("analyze_session", json!({"session_id": session})),
             upstream: ("analyze_session", json!({"session_id": session})),
         },
         Case {
             label: "`get_session_turns` / `list_turns`, largest session, all pages".into(),
+            pages: usize::MAX,
             agtrace: (
                 "get_session_turns",
                 json!({"session_id": session, "limit": 50}),
@@ -512,6 +529,7 @@ fn main() {
             label: format!(
                 "`get_turn_steps` / `get_turns`, largest session, turn {turn_index}, all pages"
             ),
+            pages: usize::MAX,
             agtrace: (
                 "get_turn_steps",
                 json!({"session_id": session, "turn_index": turn_index, "limit": 50}),
