@@ -508,7 +508,7 @@ fn tool_result_text<'a, O: OutputText<'a>>(
 /// How a message reads the fields that hold tool outputs: [`Flat`] when it is read from a
 /// `Value` (a journal's replayed messages, or with raw records kept), [`Raw`] when it is read
 /// from a document's bytes.
-trait OutputText<'de>: Sized {
+trait OutputText<'de>: Default {
     fn read<A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error>;
 
     /// Appends the text, as [`Flat::text`] makes it.
@@ -531,6 +531,12 @@ impl<'de> OutputText<'de> for Flat<'de> {
 enum Raw<'a> {
     Literal(&'a str),
     Value(Flat<'a>),
+}
+
+impl Default for Raw<'_> {
+    fn default() -> Self {
+        Raw::Value(Flat::default())
+    }
 }
 
 impl<'de> OutputText<'de> for Raw<'de> {
@@ -558,6 +564,7 @@ impl<'de> OutputText<'de> for Raw<'de> {
 /// What the parser reads of a message (an entry of a document's `messages`, a journal
 /// record). Any field may hold any JSON type; one of another type than expected reads as
 /// absent, as it did when messages were read as `Value`s.
+#[derive(Default)]
 struct Message<'a, O> {
     kind: Option<Cow<'a, str>>,
     id: Option<Cow<'a, str>>,
@@ -567,21 +574,6 @@ struct Message<'a, O> {
     thoughts: Vec<Option<Thought<'a>>>,
     tool_calls: Vec<Option<ToolCall<'a, O>>>,
     tokens: Option<Tokens>,
-}
-
-impl<O> Default for Message<'_, O> {
-    fn default() -> Self {
-        Message {
-            kind: None,
-            id: None,
-            model: None,
-            timestamp: None,
-            content: Flat::default(),
-            thoughts: Vec::new(),
-            tool_calls: Vec::new(),
-            tokens: None,
-        }
-    }
 }
 
 impl<'a> Message<'a, Flat<'a>> {
@@ -662,6 +654,7 @@ impl<'de> Object<'de> for Thought<'de> {
 
 /// A tool call. `result` and `status` are `Some` when the call has the field at all: either
 /// means the call has a result event.
+#[derive(Default)]
 struct ToolCall<'a, O> {
     name: Option<Cow<'a, str>>,
     id: Option<Cow<'a, str>>,
@@ -670,20 +663,6 @@ struct ToolCall<'a, O> {
     status: Option<Option<Cow<'a, str>>>,
     display: Option<O>,
     timestamp: Option<Cow<'a, str>>,
-}
-
-impl<O> Default for ToolCall<'_, O> {
-    fn default() -> Self {
-        ToolCall {
-            name: None,
-            id: None,
-            args: None,
-            result: None,
-            status: None,
-            display: None,
-            timestamp: None,
-        }
-    }
 }
 
 impl<'de, O: OutputText<'de>> Object<'de> for ToolCall<'de, O> {
@@ -703,14 +682,9 @@ impl<'de, O: OutputText<'de>> Object<'de> for ToolCall<'de, O> {
 }
 
 /// An entry of a tool call's `result`: its `functionResponse.response`, if it has one.
+#[derive(Default)]
 struct FnResult<O> {
     response: Option<Resp<O>>,
-}
-
-impl<O> Default for FnResult<O> {
-    fn default() -> Self {
-        FnResult { response: None }
-    }
 }
 
 impl<'de, O: OutputText<'de>> Object<'de> for FnResult<O> {
@@ -724,14 +698,9 @@ impl<'de, O: OutputText<'de>> Object<'de> for FnResult<O> {
 }
 
 /// A `functionResponse` object: its `response`, if it has one.
+#[derive(Default)]
 struct FnResponse<O> {
     response: Option<Resp<O>>,
-}
-
-impl<O> Default for FnResponse<O> {
-    fn default() -> Self {
-        FnResponse { response: None }
-    }
 }
 
 impl<'de, O: OutputText<'de>> Object<'de> for FnResponse<O> {
@@ -763,21 +732,12 @@ impl<O> Resp<O> {
     }
 }
 
+#[derive(Default)]
 struct RespFields<O> {
     output: Option<O>,
     error: Option<O>,
     /// The other fields, kept only while neither `output` nor `error` has been seen.
     rest: serde_json::Map<String, Value>,
-}
-
-impl<O> Default for RespFields<O> {
-    fn default() -> Self {
-        RespFields {
-            output: None,
-            error: None,
-            rest: serde_json::Map::new(),
-        }
-    }
 }
 
 impl<'de, O: OutputText<'de>> Object<'de> for RespFields<O> {

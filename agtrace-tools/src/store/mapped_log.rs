@@ -80,15 +80,18 @@ mod guarded {
         truncated: AtomicBool,
     }
 
-    #[allow(clippy::declare_interior_mutable_const)] // only an initializer for the array
-    const EMPTY: Slot = Slot {
-        busy: AtomicBool::new(false),
-        start: AtomicUsize::new(0),
-        len: AtomicUsize::new(0),
-        truncated: AtomicBool::new(false),
-    };
+    impl Slot {
+        const fn empty() -> Self {
+            Slot {
+                busy: AtomicBool::new(false),
+                start: AtomicUsize::new(0),
+                len: AtomicUsize::new(0),
+                truncated: AtomicBool::new(false),
+            }
+        }
+    }
 
-    static MAPPINGS: [Slot; SLOTS] = [EMPTY; SLOTS];
+    static MAPPINGS: [Slot; SLOTS] = [const { Slot::empty() }; SLOTS];
 
     /// Whether the handler is installed (set once, by [`install`]).
     static INSTALLED: OnceLock<bool> = OnceLock::new();

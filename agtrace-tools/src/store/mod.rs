@@ -32,10 +32,10 @@ mod detail;
 mod interrupt;
 mod mapped_log;
 mod private;
-pub use mapped_log::guard as map_logs;
 pub mod signing_key;
 
 pub use detail::{EventDetail, SessionDetail};
+pub use mapped_log::guard as map_logs;
 
 struct Inner {
     config: Config,
