@@ -148,12 +148,6 @@ pub struct Event {
 pub const RESULT_TEXT_KEPT: usize = 64 << 10;
 
 impl Event {
-    /// The length of the event's whole text in characters, whether or not `text` holds all of it.
-    pub fn text_chars(&self) -> usize {
-        self.whole_text_chars
-            .unwrap_or_else(|| self.text.chars().count())
-    }
-
     pub(crate) fn new(kind: EventKind, text: impl Into<String>) -> Self {
         Event {
             index: 0,

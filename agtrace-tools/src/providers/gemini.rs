@@ -505,9 +505,9 @@ fn tool_result_text<'a, O: OutputText<'a>>(
     }
 }
 
-/// How a message reads the fields that hold tool outputs: [`Flat`] when it is read from a
-/// `Value` (a journal's replayed messages, or with raw records kept), [`Raw`] when it is read
-/// from a document's bytes.
+/// How a message reads the fields that hold tool outputs: [`Flat`], decoded by serde_json (from
+/// a `Value`, or from a document read with whole outputs), or [`Raw`], when a document is read
+/// keeping only the beginning of each output.
 trait OutputText<'de>: Default {
     fn read<A: MapAccess<'de>>(map: &mut A) -> Result<Self, A::Error>;
 

@@ -592,10 +592,10 @@ pub(crate) fn flatten_text(v: &Value) -> String {
     }
 }
 
-/// Exit code in shell output text ("Exit code: 1" / "Exit Code: 1").
 /// Lines of a tool output [`exit_code_in_text`] looks at.
 pub(crate) const EXIT_CODE_LINES: usize = 12;
 
+/// Exit code in shell output text ("Exit code: 1" / "Exit Code: 1").
 pub(crate) fn exit_code_in_text(text: &str) -> Option<i64> {
     for line in text.lines().take(EXIT_CODE_LINES) {
         let l = line.trim();
