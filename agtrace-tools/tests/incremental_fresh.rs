@@ -601,6 +601,28 @@ fn a_log_cut_inside_a_line_then_appended_to() {
     }
 }
 
+/// Found by the proptest above: a last line indexed before its newline was written (a whole
+/// JSON object), then more bytes on that line. A fresh parse reads one malformed line there.
+#[test]
+fn a_last_line_indexed_before_its_newline_then_written_on() {
+    for slot in [0, 1] {
+        let size = header(slot).len() + 2 * line(slot, 0).len();
+        let without_newline = size - 1;
+        let all_lines = header(slot).lines().count() + 2;
+        for then in [
+            Op::Append(slot, vec![7, 8]),
+            Op::HeadKept(slot, all_lines, vec![7, 8, 9]),
+        ] {
+            let ops = vec![
+                Op::Append(slot, vec![0, 0]),
+                Op::Truncate(slot, without_newline),
+                then,
+            ];
+            assert_fresh_both_ways(&ops, &format!("{ops:?}"));
+        }
+    }
+}
+
 /// Paths that name no file the index can take alone make a run over them walk the roots, and
 /// it then holds what a fresh build does: a new folder of logs, a folder renamed or removed,
 /// a link, a path under no log root. A log-named path where nothing is and nothing was

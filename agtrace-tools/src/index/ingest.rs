@@ -15,8 +15,9 @@
 //!   and mtime is caught. A ctime within two seconds of the moment the file was indexed is
 //!   stored as unknown (a coarse ctime clock might not tick before the next write), as it is
 //!   where there is none (non-Unix); for such a row the two hashes decide instead.
-//! - **Appended**: same inode, at least as long as the parsed offset, and both hashes of the
-//!   indexed prefix still match; parsing resumes at the offset.
+//! - **Appended**: same inode, at least as long as the parsed offset, both hashes of the
+//!   indexed prefix still match, and the new bytes do not go on with a last line indexed
+//!   before its newline was written; parsing resumes at the offset.
 //! - **Rewritten**: anything else; the file is parsed from the start and its rows replaced.
 //!
 //! The remaining blind spot is the middle of a file over 128 KB: bytes between its first 4 KB
@@ -330,11 +331,34 @@ fn plan_for(found: &Found, row: Option<&FileRow>) -> Option<Plan> {
     }
     // An append keeps the indexed prefix; a rewrite that happens to be longer does not.
     match serde_json::from_str::<ParseState>(&row.state) {
-        Ok(state) if prefix_matches(found, row) => Some(Plan::Append {
-            offset: row.offset,
-            state: Box::new(state),
-        }),
+        Ok(state) if prefix_matches(found, row) && !continues_last_line(found, row.offset) => {
+            Some(Plan::Append {
+                offset: row.offset,
+                state: Box::new(state),
+            })
+        }
         _ => Some(Plan::Full),
+    }
+}
+
+/// Whether the bytes after `offset` go on with the indexed prefix's last line. That line was
+/// indexed without its newline (a whole JSON object whose writer had not yet ended the line);
+/// unless the next byte is that newline, a fresh parse reads the old and the new bytes as one
+/// line, so resuming at `offset` would index a line that is not there.
+fn continues_last_line(found: &Found, offset: u64) -> bool {
+    let Some(before) = offset.checked_sub(1) else {
+        return false;
+    };
+    let mut two = Vec::with_capacity(2);
+    let read = File::open(&found.path).and_then(|mut f| {
+        f.seek(SeekFrom::Start(before))?;
+        f.take(2).read_to_end(&mut two)
+    });
+    match (read, two.as_slice()) {
+        (Ok(_), [last, next]) => *last != b'\n' && *next != b'\n',
+        // Nothing after the prefix continues it; an unreadable file is re-parsed.
+        (Ok(_), _) => false,
+        (Err(_), _) => true,
     }
 }
 
