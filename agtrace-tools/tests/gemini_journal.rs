@@ -206,6 +206,23 @@ fn every_append_rewrite_and_rewind_leaves_the_index_as_a_fresh_build_would() {
     }
 }
 
+/// A record indexed before its newline was written, then more bytes on the same line: a fresh
+/// parse reads one malformed line there, and so must the refresh.
+#[test]
+fn a_record_indexed_before_its_newline_then_written_on() {
+    let logs = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let path = chats(logs.path()).join("session-2026-10-01T09-00-9f5659bb.jsonl");
+    let records = journal();
+    let head: String = records[..3].iter().map(|r| format!("{r}\n")).collect();
+    let unterminated = head.trim_end_matches('\n');
+    fs::write(&path, unterminated).unwrap();
+    refresh_equals_fresh(logs.path(), data.path());
+    let rest: String = records[3..].iter().map(|r| format!("{r}\n")).collect();
+    fs::write(&path, format!("{unterminated}{rest}")).unwrap();
+    refresh_equals_fresh(logs.path(), data.path());
+}
+
 #[test]
 fn sub_agents_link_to_their_parent_and_a_broken_chat_gets_a_skip_reason() {
     let logs = tempfile::tempdir().unwrap();
