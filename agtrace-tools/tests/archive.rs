@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -13,33 +12,14 @@ use agtrace_tools::config::Config;
 use agtrace_tools::error::Error;
 use agtrace_tools::index::{SearchQuery, SessionFilter, archive_copy};
 use agtrace_tools::store::TraceStore;
-use common::{copy_tree, samples};
+use common::SampleTree;
 use serde_json::Value;
 
 const CLAUDE_ID: &str = "7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9";
 const CODEX_ID: &str = "019b04ae-b1c6-7c72-a134-a4c2de66058c";
 const GEMINI_ID: &str = "f0a689a6-b0ac-407f-afcc-4fafa9e14e8a";
 
-struct Tree {
-    _dir: tempfile::TempDir,
-    logs: PathBuf,
-    data: PathBuf,
-}
-
-impl Tree {
-    fn new() -> Tree {
-        let dir = tempfile::tempdir().unwrap();
-        let logs = dir.path().join("logs");
-        std::fs::create_dir_all(&logs).unwrap();
-        copy_tree(&samples(), &logs);
-        let data = dir.path().join("data");
-        Tree {
-            _dir: dir,
-            logs,
-            data,
-        }
-    }
-
+impl SampleTree {
     fn store(&self, archive: bool) -> TraceStore {
         let mut cfg = Config::for_tree(&self.logs, &self.data);
         cfg.archive = archive;
@@ -48,24 +28,6 @@ impl Tree {
 
     fn log_of(&self, store: &TraceStore, id: &str) -> PathBuf {
         PathBuf::from(store.session_summary(id).unwrap().path)
-    }
-
-    /// Every file under the log roots with its bytes and modification time.
-    fn snapshot(&self) -> BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime)> {
-        let mut files = BTreeMap::new();
-        let mut stack = vec![self.logs.clone()];
-        while let Some(dir) = stack.pop() {
-            for e in std::fs::read_dir(&dir).unwrap() {
-                let p = e.unwrap().path();
-                if p.is_dir() {
-                    stack.push(p);
-                } else {
-                    let m = std::fs::metadata(&p).unwrap().modified().unwrap();
-                    files.insert(p.clone(), (std::fs::read(&p).unwrap(), m));
-                }
-            }
-        }
-        files
     }
 }
 
@@ -90,7 +52,7 @@ fn log_bytes_under(dir: &Path) -> u64 {
 
 #[test]
 fn a_deleted_log_still_answers_every_read_from_its_copy_marked_archived() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let store = tree.store(true);
     let stats = store.refresh().unwrap();
     assert_eq!(stats.archive.files, stats.files_parsed);
@@ -167,7 +129,7 @@ fn a_deleted_log_still_answers_every_read_from_its_copy_marked_archived() {
 
 #[test]
 fn an_append_grows_the_copy_and_a_rewrite_replaces_it() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let store = tree.store(true);
     store.refresh().unwrap();
     let codex = tree.log_of(&store, CODEX_ID);
@@ -210,7 +172,7 @@ fn an_append_grows_the_copy_and_a_rewrite_replaces_it() {
 
 #[test]
 fn a_copy_longer_than_its_row_says_is_rewritten_not_grown() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let store = tree.store(true);
     store.refresh().unwrap();
     let codex = tree.log_of(&store, CODEX_ID);
@@ -240,7 +202,7 @@ fn a_copy_longer_than_its_row_says_is_rewritten_not_grown() {
 
 #[test]
 fn a_damaged_copy_is_a_clear_error_and_other_sessions_still_answer() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let store = tree.store(true);
     store.refresh().unwrap();
     let claude = tree.log_of(&store, CLAUDE_ID);
@@ -259,7 +221,7 @@ fn a_damaged_copy_is_a_clear_error_and_other_sessions_still_answer() {
 
 #[test]
 fn off_by_default_nothing_is_copied_and_a_deleted_log_drops_its_session() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     assert!(!Config::for_tree(&tree.logs, &tree.data).archive);
     let store = tree.store(false);
     let stats = store.refresh().unwrap();
@@ -273,7 +235,7 @@ fn off_by_default_nothing_is_copied_and_a_deleted_log_drops_its_session() {
 
 #[test]
 fn archiving_never_writes_the_log_roots() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let before = tree.snapshot();
     let store = tree.store(true);
     store.refresh().unwrap();
@@ -289,7 +251,7 @@ fn archiving_never_writes_the_log_roots() {
 /// deleted session, marked archived.
 #[test]
 fn the_binary_keeps_deleted_sessions_with_archive_on() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let agtrace = |args: &[&str]| {
         let l = &tree.logs;
         Command::new(env!("CARGO_BIN_EXE_agtrace"))

@@ -6,34 +6,11 @@ mod tools_support;
 use mcp_tool_core::rmcp::transport::TokioChildProcess;
 use mcp_tool_core::testing::TestClient;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::process::Command;
+use tools_support::common::SampleTree;
 use tools_support::{assert_rows_cover, served_tool_names};
 
-/// A copy of the bundled samples as three log roots, plus a data dir outside them.
-struct Tree {
-    _dir: tempfile::TempDir,
-    logs: PathBuf,
-    data: PathBuf,
-}
-
-impl Tree {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let logs = dir.path().join("logs");
-        copy_dir(
-            &Path::new(env!("CARGO_MANIFEST_DIR")).join("samples"),
-            &logs,
-        );
-        let data = dir.path().join("data");
-        Tree {
-            _dir: dir,
-            logs,
-            data,
-        }
-    }
-
+impl SampleTree {
     fn flags(&self) -> Vec<String> {
         // Every provider's root inside the tree: none falls back to one in the real home.
         let mut flags: Vec<String> = agtrace_tools::model::Provider::ALL
@@ -68,43 +45,6 @@ impl Tree {
             .await
             .expect("MCP handshake with agtrace serve")
     }
-
-    /// Every file under the log roots with its bytes and modification time.
-    fn snapshot(&self) -> BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime)> {
-        let mut files = BTreeMap::new();
-        walk(&self.logs, &mut |p| {
-            let meta = std::fs::metadata(p).unwrap();
-            files.insert(
-                p.to_path_buf(),
-                (std::fs::read(p).unwrap(), meta.modified().unwrap()),
-            );
-        });
-        files
-    }
-}
-
-fn walk(dir: &Path, f: &mut dyn FnMut(&Path)) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() { walk(&p, f) } else { f(&p) }
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target)
-        } else {
-            std::fs::copy(&path, &target).map(|_| ()).unwrap()
-        }
-    }
 }
 
 fn session_ids(answer: &Value) -> Vec<String> {
@@ -118,7 +58,7 @@ fn session_ids(answer: &Value) -> Vec<String> {
 
 #[tokio::test]
 async fn every_tool_over_stdio_and_the_log_roots_stay_byte_identical() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let before = tree.snapshot();
     let client = tree.serve().await;
 
@@ -233,7 +173,7 @@ async fn every_tool_over_stdio_and_the_log_roots_stay_byte_identical() {
 
 #[test]
 fn call_prints_the_envelope_and_exits_zero_even_for_tool_errors() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let ok = tree.agtrace(&["call", "list_sessions", r#"{"limit": 2}"#]);
     assert!(
         ok.status.success(),
@@ -267,7 +207,7 @@ fn call_prints_the_envelope_and_exits_zero_even_for_tool_errors() {
 
 #[test]
 fn index_reports_what_it_did_and_a_second_run_skips_everything() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let first = tree.agtrace(&["index"]);
     assert!(
         first.status.success(),
@@ -285,7 +225,7 @@ fn index_reports_what_it_did_and_a_second_run_skips_everything() {
 
 #[test]
 fn tools_lists_the_catalog_with_sizes_and_no_design_warnings() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let out = tree.agtrace(&["tools"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -337,7 +277,7 @@ fn tools_lists_the_catalog_with_sizes_and_no_design_warnings() {
 
 #[test]
 fn a_data_dir_inside_a_log_root_is_refused() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let inside = tree.logs.join("claude/projects/index-here");
     let mut flags = tree.flags();
     flags.pop();
@@ -354,7 +294,7 @@ fn a_data_dir_inside_a_log_root_is_refused() {
 
 #[test]
 fn the_session_cache_size_is_a_number_of_megabytes() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let off = tree.agtrace(&[
         "--session-cache-mb",
         "0",
@@ -387,7 +327,7 @@ fn the_session_cache_size_is_a_number_of_megabytes() {
 
 #[test]
 fn a_cursor_from_one_call_is_honoured_by_the_next_process() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let first = tree.agtrace(&["call", "list_sessions", r#"{"limit": 1}"#]);
     assert!(
         first.status.success(),
@@ -453,7 +393,7 @@ fn served_without_blocking_threads(
 ) {
     use std::io::{BufRead, BufReader};
     use std::os::fd::AsRawFd;
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let mut child = Command::new(env!("CARGO_BIN_EXE_agtrace"))
         .args(tree.flags())
         .arg("serve")
@@ -511,7 +451,7 @@ fn serve_over_unix_sockets_leaves_them_blocking_when_it_ends() {
 /// stdin that is not a pipe (a file of requests) is served as before.
 #[test]
 fn serve_answers_requests_read_from_a_file() {
-    let tree = Tree::new();
+    let tree = SampleTree::copy();
     let requests = tree.data.with_extension("jsonl");
     std::fs::write(&requests, HANDSHAKE).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_agtrace"))

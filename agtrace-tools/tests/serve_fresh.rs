@@ -15,25 +15,21 @@ use serde_json::{Value, json};
 
 /// Three log roots and a data dir; `codex` starts missing so that its appearance is tested.
 struct Tree {
-    _dir: tempfile::TempDir,
+    sample: common::SampleTree,
     claude: PathBuf,
     codex: PathBuf,
     gemini: PathBuf,
-    data: PathBuf,
 }
 
 impl Tree {
     fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let logs = dir.path().join("logs");
-        std::fs::create_dir_all(&logs).unwrap();
-        common::copy_tree(&common::samples(), &logs);
+        let sample = common::SampleTree::copy();
+        let logs = &sample.logs;
         let tree = Tree {
             claude: logs.join("claude/projects"),
             codex: logs.join("late/codex/sessions"),
             gemini: logs.join("gemini/tmp"),
-            data: dir.path().join("data"),
-            _dir: dir,
+            sample,
         };
         assert!(!tree.codex.exists());
         tree
@@ -44,7 +40,7 @@ impl Tree {
             format!("--claude-dir={}", self.claude.display()),
             format!("--codex-dir={}", self.codex.display()),
             format!("--gemini-dir={}", self.gemini.display()),
-            format!("--data-dir={}", self.data.display()),
+            format!("--data-dir={}", self.sample.data.display()),
         ]
     }
 
@@ -55,7 +51,7 @@ impl Tree {
     /// Served with every root and the data dir named relative to the tree's own folder, the
     /// server's working directory.
     async fn serve_relative(&self) -> TestClient {
-        let base = self._dir.path();
+        let base = self.sample.dir.path();
         let flags = self
             .flags()
             .into_iter()
@@ -68,7 +64,7 @@ impl Tree {
     async fn serve_with(&self, flags: Vec<String>, extra: &[&str]) -> TestClient {
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_agtrace"));
         command
-            .current_dir(self._dir.path())
+            .current_dir(self.sample.dir.path())
             .args(flags)
             .arg("serve")
             .args(extra)

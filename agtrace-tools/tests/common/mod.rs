@@ -1,7 +1,9 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use agtrace_tools::config::Config;
 use agtrace_tools::store::TraceStore;
@@ -20,6 +22,44 @@ pub fn copy_tree(from: &Path, to: &Path) {
         } else {
             std::fs::copy(entry.path(), &target).unwrap();
         }
+    }
+}
+
+/// A copy of the bundled samples in a temp dir (`logs`), and a data dir beside it (`data`,
+/// made by whatever opens it first).
+pub struct SampleTree {
+    pub dir: tempfile::TempDir,
+    pub logs: PathBuf,
+    pub data: PathBuf,
+}
+
+impl SampleTree {
+    pub fn copy() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let logs = dir.path().join("logs");
+        std::fs::create_dir_all(&logs).unwrap();
+        copy_tree(&samples(), &logs);
+        let data = dir.path().join("data");
+        SampleTree { dir, logs, data }
+    }
+
+    /// Every file under the log roots with its bytes and modification time: equal before and
+    /// after shows the roots were never written.
+    pub fn snapshot(&self) -> BTreeMap<PathBuf, (Vec<u8>, SystemTime)> {
+        let mut files = BTreeMap::new();
+        let mut stack = vec![self.logs.clone()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+                    files.insert(path.clone(), (std::fs::read(&path).unwrap(), modified));
+                }
+            }
+        }
+        files
     }
 }
 

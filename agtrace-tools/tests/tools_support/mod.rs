@@ -10,7 +10,7 @@ use mcp_tool_core::testing::{Answer, TestClient};
 use serde_json::{Value, json};
 
 #[path = "../common/mod.rs"]
-mod common;
+pub mod common;
 
 pub const CLAUDE_ID: &str = "7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9";
 pub const CODEX_ID: &str = "019b04ae-b1c6-7c72-a134-a4c2de66058c";
