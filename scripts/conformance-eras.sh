@@ -27,9 +27,9 @@ npm_cli=$(dirname "$(dirname "$CLIENTS_NODE")")/lib/node_modules/npm/bin/npm-cli
 
 if [[ -z ${SERVER_BIN:-} ]]; then
   log "building conformance_server (debug)"
-  cargo build --quiet --manifest-path "$root/Cargo.toml" -p mcp-tool-examples --bin conformance_server
-  SERVER_BIN=$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Cargo.toml" |
-    "$CLIENTS_PY" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug/conformance_server
+  # shellcheck source=lib/debug-bin.sh
+  source "$root/scripts/lib/debug-bin.sh"
+  SERVER_BIN=$(debug_bin conformance_server)
 fi
 [[ -x $SERVER_BIN ]] || { log "no server binary at $SERVER_BIN"; exit 1; }
 

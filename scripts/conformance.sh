@@ -48,13 +48,17 @@ exec </dev/null
 log() { printf 'conformance: %s\n' "$*" >&2; }
 
 profile=${CONFORMANCE_PROFILE:-debug}
-cargo_flags=(--quiet --manifest-path "$root/Cargo.toml" -p mcp-tool-examples --bin conformance_server)
-[[ $profile == release ]] && cargo_flags+=(--release)
 log "building conformance_server ($profile)"
-cargo build "${cargo_flags[@]}"
-target_dir=$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Cargo.toml" |
-  node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
-server_bin="$target_dir/$profile/conformance_server"
+if [[ $profile == release ]]; then
+  cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p mcp-tool-examples --bin conformance_server
+  target_dir=$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Cargo.toml" |
+    node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).target_directory))')
+  server_bin="$target_dir/release/conformance_server"
+else
+  # shellcheck source=lib/debug-bin.sh
+  source "$root/scripts/lib/debug-bin.sh"
+  server_bin=$(debug_bin conformance_server)
+fi
 [[ -x $server_bin ]] || { log "no server binary at $server_bin"; exit 1; }
 
 log "installing @modelcontextprotocol/conformance@$SUITE_VERSION into $work"

@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo build -q -p mcp-tool-examples --bin hello_tools
-binary="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug/hello_tools"
+# shellcheck source=lib/debug-bin.sh
+source scripts/lib/debug-bin.sh
+binary=$(debug_bin hello_tools)
 
 venv="$(mktemp -d)"
 trap 'rm -rf "$venv"' EXIT

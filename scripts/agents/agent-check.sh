@@ -51,8 +51,9 @@ if [[ ! -f $AGENTS_HOME/stamp || $(cat "$AGENTS_HOME/stamp") != "$stamp" ]]; the
 fi
 cli_bin=$AGENTS_HOME/npm/node_modules/.bin
 
-(cd "$root" && cargo build -q -p agtrace-tools --bin agtrace)
-agtrace_bin=$target/debug/agtrace
+# shellcheck source=../lib/debug-bin.sh
+source "$root/scripts/lib/debug-bin.sh"
+agtrace_bin=$(debug_bin agtrace)
 
 # Not under /tmp: Codex refuses to set up its helper binaries under a temporary folder.
 mkdir -p "$AGENTS_HOME/runs"

@@ -57,8 +57,7 @@ wait_port() {
 # the folder that holds them (unless BIN_DIR is already set).
 build_servers() {
   [[ -n ${BIN_DIR:-} ]] && return 0
-  cargo build -q --manifest-path "$_clients_root/Cargo.toml" -p agtrace-tools --bin agtrace \
-    -p mcp-tool-examples --bin hello_tools --bin conformance_server
-  BIN_DIR=$(cargo metadata --format-version 1 --no-deps --manifest-path "$_clients_root/Cargo.toml" |
-    "$CLIENTS_PY" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')/debug
+  # shellcheck source=../lib/debug-bin.sh
+  source "$_clients_root/scripts/lib/debug-bin.sh"
+  BIN_DIR=$(dirname "$(debug_bin agtrace)")
 }

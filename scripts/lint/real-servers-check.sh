@@ -18,10 +18,9 @@ source "$root/scripts/lint/install-servers.sh"
 servers=("$@")
 [[ ${#servers[@]} -gt 0 ]] || servers=(filesystem memory everything playwright git fetch time)
 
-cargo build -q --manifest-path "$root/Cargo.toml" -p mcp-tool-lint-cli --bin mcp-tool-lint
-target=$(cargo metadata --format-version 1 --no-deps --manifest-path "$root/Cargo.toml" |
-  "$CLIENTS_PY" -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')
-lint=$target/debug/mcp-tool-lint
+# shellcheck source=../lib/debug-bin.sh
+source "$root/scripts/lib/debug-bin.sh"
+lint=$(debug_bin mcp-tool-lint)
 dumps=$root/mcp-tool-lint-cli/tests/dumps
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -44,19 +44,17 @@ fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 # --- binaries ------------------------------------------------------------------------------
-TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 if [[ $PROFILE == release ]]; then
     echo "== cargo build --release: hello_tools, mcp_load, agtrace"
     (cd "$ROOT" && cargo build -q --release -p mcp-tool-examples --bin hello_tools --bin mcp_load \
         -p agtrace-tools --bin agtrace)
+    BIN=${CARGO_TARGET_DIR:-$ROOT/target}/release
 else
-    # The binaries `cargo test --workspace` builds (it builds every bin of a package with
-    # integration tests), with its feature set: nothing to do right after it, as in CI.
-    echo "== cargo test --workspace --no-run (debug binaries: hello_tools, mcp_load, agtrace)"
-    (cd "$ROOT" && cargo test -q --workspace --no-run > /dev/null 2>&1) \
-        || { echo "the build failed: see cargo test --workspace --no-run" >&2; exit 1; }
+    echo "== debug binaries as cargo test --workspace builds them: hello_tools, mcp_load, agtrace"
+    # shellcheck source=../lib/debug-bin.sh
+    source "$ROOT/scripts/lib/debug-bin.sh"
+    BIN=$(dirname "$(debug_bin mcp_load)")
 fi
-BIN=$TARGET/$PROFILE
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/replicas.XXXXXX")
 chmod 755 "$WORK"
