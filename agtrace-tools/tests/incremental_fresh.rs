@@ -1,7 +1,8 @@
-//! Incremental indexing never goes stale: after appends, same-size rewrites with the mtime set
-//! back, rewrites that keep the first lines, truncations, renames and deletions, a refresh leaves
-//! the index equal to a fresh build of the same logs in another data dir; so does a refresh of
-//! only the paths each change touched, as a file watcher names them.
+//! Incremental indexing never goes stale, for Claude Code and Codex logs and Gemini CLI
+//! journals: after appends, same-size rewrites with the mtime set back, rewrites that keep the
+//! first lines, truncations, renames and deletions, a refresh leaves the index equal to a fresh
+//! build of the same logs in another data dir; so does a refresh of only the paths each change
+//! touched, as a file watcher names them.
 
 mod common;
 
@@ -12,52 +13,87 @@ use std::collections::BTreeSet;
 
 use agtrace_tools::config::Config;
 use agtrace_tools::index::{Scope, SearchQuery};
+use agtrace_tools::model::Provider;
 use agtrace_tools::store::TraceStore;
 use common::dump;
 use proptest::prelude::*;
 
-const FILES: usize = 3;
+const FILES: usize = 4;
 
-/// One log: Claude for even slots, Codex for odd ones; session ids hold no digits, so digit
-/// rewrites never make two files claim one session.
+/// The agent whose log a slot holds.
+#[derive(Clone, Copy, PartialEq)]
+enum Agent {
+    Claude,
+    Codex,
+    /// The JSONL journal of the current Gemini CLI (`chats/session-*.jsonl`).
+    Gemini,
+}
+
+/// Slots 0 and 2 are Claude logs, 1 Codex, 3 a Gemini journal. Session ids and the Gemini
+/// project hash hold no digits, so digit rewrites never make two files claim one session.
+fn agent(slot: usize) -> Agent {
+    [Agent::Claude, Agent::Codex, Agent::Claude, Agent::Gemini][slot]
+}
+
+fn sid(slot: usize) -> &'static str {
+    ["alpha", "bravo", "charlie", "delta"][slot]
+}
+
+const GEMINI_PROJECT: &str = "abcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefabcd";
+
 fn header(slot: usize) -> String {
-    let sid = ["alpha", "bravo", "charlie"][slot];
-    if slot.is_multiple_of(2) {
-        String::new()
-    } else {
-        format!(
-            r#"{{"timestamp":"2025-01-01T00:00:00.000Z","type":"session_meta","payload":{{"id":"sess-{sid}","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p","originator":"codex_cli_rs","cli_version":"0.77.0","instructions":"t","source":"cli","model_provider":"openai"}}}}"#
-        ) + "\n"
+    let sid = sid(slot);
+    match agent(slot) {
+        Agent::Claude => String::new(),
+        Agent::Codex => {
+            format!(
+                r#"{{"timestamp":"2025-01-01T00:00:00.000Z","type":"session_meta","payload":{{"id":"sess-{sid}","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p","originator":"codex_cli_rs","cli_version":"0.77.0","instructions":"t","source":"cli","model_provider":"openai"}}}}"#
+            ) + "\n"
+        }
+        Agent::Gemini => {
+            format!(
+                r#"{{"sessionId":"sess-{sid}","projectHash":"{GEMINI_PROJECT}","startTime":"2025-01-01T00:00:00.000Z","lastUpdated":"2025-01-01T00:00:00.000Z","kind":"main"}}"#
+            ) + "\n"
+        }
     }
 }
 
 fn line(slot: usize, n: u32) -> String {
-    let sid = ["alpha", "bravo", "charlie"][slot];
+    let sid = sid(slot);
     let n = n % 1_000_000;
-    if slot.is_multiple_of(2) {
-        format!(
-            r#"{{"type":"user","sessionId":"sess-{sid}","uuid":"u{n:06}","timestamp":"2025-01-01T00:00:01.000Z","cwd":"/p","message":{{"role":"user","content":"note{n:06} words"}}}}"#
-        ) + "\n"
-    } else {
-        format!(
-            r#"{{"timestamp":"2025-01-01T00:00:01.000Z","type":"event_msg","payload":{{"type":"user_message","message":"note{n:06} words","images":[]}}}}"#
-        ) + "\n"
+    match agent(slot) {
+        Agent::Claude => {
+            format!(
+                r#"{{"type":"user","sessionId":"sess-{sid}","uuid":"u{n:06}","timestamp":"2025-01-01T00:00:01.000Z","cwd":"/p","message":{{"role":"user","content":"note{n:06} words"}}}}"#
+            ) + "\n"
+        }
+        Agent::Codex => {
+            format!(
+                r#"{{"timestamp":"2025-01-01T00:00:01.000Z","type":"event_msg","payload":{{"type":"user_message","message":"note{n:06} words","images":[]}}}}"#
+            ) + "\n"
+        }
+        // A repeated id rewrites that message in place, as the CLI's journal does.
+        Agent::Gemini => {
+            format!(
+                r#"{{"id":"m{n:06}","timestamp":"2025-01-01T00:00:01.000Z","type":"user","content":[{{"text":"note{n:06} words"}}]}}"#
+            ) + "\n"
+        }
     }
 }
 
 fn dir_of(logs: &Path, slot: usize) -> PathBuf {
-    if slot.is_multiple_of(2) {
-        logs.join("claude/projects/-p")
-    } else {
-        logs.join("codex/sessions/2025/01/01")
+    match agent(slot) {
+        Agent::Claude => logs.join("claude/projects/-p"),
+        Agent::Codex => logs.join("codex/sessions/2025/01/01"),
+        Agent::Gemini => logs.join("gemini/tmp").join(GEMINI_PROJECT).join("chats"),
     }
 }
 
 fn name_of(slot: usize, generation: u32) -> String {
-    if slot.is_multiple_of(2) {
-        format!("log-{slot}-{generation}.jsonl")
-    } else {
-        format!("rollout-2025-01-01T00-00-0{slot}-g{generation}.jsonl")
+    match agent(slot) {
+        Agent::Claude => format!("log-{slot}-{generation}.jsonl"),
+        Agent::Codex => format!("rollout-2025-01-01T00-00-0{slot}-g{generation}.jsonl"),
+        Agent::Gemini => format!("session-2025-01-01T00-00-g{generation}.jsonl"),
     }
 }
 
@@ -601,11 +637,49 @@ fn a_log_cut_inside_a_line_then_appended_to() {
     }
 }
 
+/// The harness itself: each slot's log is indexed as one session of its agent, so the
+/// properties above cover every agent they name.
+#[test]
+fn each_slot_is_one_session_of_its_agent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let logs = tmp.path().join("logs");
+    let mut world = World::new(&logs);
+    for slot in 0..FILES {
+        world.apply(&Op::Append(slot, vec![1, 2]));
+    }
+    let store = TraceStore::open(Config::for_tree(&logs, &tmp.path().join("data"))).unwrap();
+    store.refresh().unwrap();
+    let sessions = store
+        .list_sessions(&Default::default(), None, 100)
+        .unwrap()
+        .sessions;
+    let mut got: Vec<String> = sessions
+        .iter()
+        .filter(|s| s.event_count >= 2)
+        .map(|s| format!("{:?}", s.provider))
+        .collect();
+    got.sort();
+    let mut want: Vec<String> = (0..FILES)
+        .map(|slot| {
+            format!(
+                "{:?}",
+                match agent(slot) {
+                    Agent::Claude => Provider::ClaudeCode,
+                    Agent::Codex => Provider::Codex,
+                    Agent::Gemini => Provider::Gemini,
+                }
+            )
+        })
+        .collect();
+    want.sort();
+    assert_eq!(got, want, "{sessions:#?}");
+}
+
 /// Found by the proptest above: a last line indexed before its newline was written (a whole
 /// JSON object), then more bytes on that line. A fresh parse reads one malformed line there.
 #[test]
 fn a_last_line_indexed_before_its_newline_then_written_on() {
-    for slot in [0, 1] {
+    for slot in [0, 1, 3] {
         let size = header(slot).len() + 2 * line(slot, 0).len();
         let without_newline = size - 1;
         let all_lines = header(slot).lines().count() + 2;
