@@ -248,12 +248,41 @@ fn fingerprint(file: &mut File, offset: u64) -> std::io::Result<(String, String)
 
 /// Whether the file still holds, in its first `row.offset` bytes, what was indexed.
 fn prefix_matches(found: &Found, row: &FileRow) -> bool {
+    File::open(&found.path).is_ok_and(|mut f| prefix_in(&mut f, row))
+}
+
+fn prefix_in(file: &mut File, row: &FileRow) -> bool {
     let Some(tail) = &row.tail_hash else {
         return false;
     };
-    File::open(&found.path)
-        .and_then(|mut f| fingerprint(&mut f, row.offset))
-        .is_ok_and(|(h, t)| h == row.head_hash && &t == tail)
+    fingerprint(file, row.offset).is_ok_and(|(h, t)| h == row.head_hash && &t == tail)
+}
+
+/// Whether the file is what was indexed plus whole new lines: the prefix still matches, and
+/// the bytes after it do not go on with its last line. That line may have been indexed
+/// without its newline (a whole JSON object whose writer had not yet ended the line); unless
+/// the next byte is that newline, a fresh parse reads the old and the new bytes as one line,
+/// so resuming at the offset would index a line that is not there.
+fn appended_to(found: &Found, row: &FileRow) -> bool {
+    let Ok(mut file) = File::open(&found.path) else {
+        return false;
+    };
+    if !prefix_in(&mut file, row) {
+        return false;
+    }
+    let Some(before) = row.offset.checked_sub(1) else {
+        return true;
+    };
+    let mut two = Vec::with_capacity(2);
+    let read = file
+        .seek(SeekFrom::Start(before))
+        .and_then(|_| (&mut file).take(2).read_to_end(&mut two));
+    match (read, two.as_slice()) {
+        (Ok(_), [last, next]) => *last == b'\n' || *next == b'\n',
+        // Nothing after the prefix: nothing goes on with it.
+        (Ok(_), _) => true,
+        (Err(_), _) => false,
+    }
 }
 
 /// The `files` rows, all of them or those of `keys`.
@@ -331,34 +360,11 @@ fn plan_for(found: &Found, row: Option<&FileRow>) -> Option<Plan> {
     }
     // An append keeps the indexed prefix; a rewrite that happens to be longer does not.
     match serde_json::from_str::<ParseState>(&row.state) {
-        Ok(state) if prefix_matches(found, row) && !continues_last_line(found, row.offset) => {
-            Some(Plan::Append {
-                offset: row.offset,
-                state: Box::new(state),
-            })
-        }
+        Ok(state) if appended_to(found, row) => Some(Plan::Append {
+            offset: row.offset,
+            state: Box::new(state),
+        }),
         _ => Some(Plan::Full),
-    }
-}
-
-/// Whether the bytes after `offset` go on with the indexed prefix's last line. That line was
-/// indexed without its newline (a whole JSON object whose writer had not yet ended the line);
-/// unless the next byte is that newline, a fresh parse reads the old and the new bytes as one
-/// line, so resuming at `offset` would index a line that is not there.
-fn continues_last_line(found: &Found, offset: u64) -> bool {
-    let Some(before) = offset.checked_sub(1) else {
-        return false;
-    };
-    let mut two = Vec::with_capacity(2);
-    let read = File::open(&found.path).and_then(|mut f| {
-        f.seek(SeekFrom::Start(before))?;
-        f.take(2).read_to_end(&mut two)
-    });
-    match (read, two.as_slice()) {
-        (Ok(_), [last, next]) => *last != b'\n' && *next != b'\n',
-        // Nothing after the prefix continues it; an unreadable file is re-parsed.
-        (Ok(_), _) => false,
-        (Err(_), _) => true,
     }
 }
 
