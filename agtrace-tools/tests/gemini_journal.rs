@@ -21,6 +21,11 @@ use serde_json::{Value, json};
 const HASH: &str = "205016864bd110904e9ad8314192344ab398d043e779da15bedbb9ee9be00da2";
 const SID: &str = "9f5659bb-1111-4000-8000-000000000001";
 
+/// The main session's journal under `logs` (its folder made).
+fn journal_path(logs: &Path) -> PathBuf {
+    chats(logs).join("session-2026-10-01T09-00-9f5659bb.jsonl")
+}
+
 fn chats(logs: &Path) -> PathBuf {
     let d = logs.join("gemini/tmp").join(HASH).join("chats");
     fs::create_dir_all(&d).unwrap();
@@ -133,7 +138,7 @@ fn replay(records: &[Value]) -> Vec<Value> {
 #[test]
 fn a_journal_is_replayed_with_rewrites_in_place_rewinds_and_checkpoints() {
     let tmp = tempfile::tempdir().unwrap();
-    let path = chats(tmp.path()).join("session-2026-10-01T09-00-9f5659bb.jsonl");
+    let path = journal_path(tmp.path());
     let records = journal();
     write(&path, &records);
     let (state, events) = parse_file(Provider::Gemini, &path, false).unwrap();
@@ -197,7 +202,7 @@ fn refresh_equals_fresh(logs: &Path, data: &Path) {
 fn every_append_rewrite_and_rewind_leaves_the_index_as_a_fresh_build_would() {
     let logs = tempfile::tempdir().unwrap();
     let data = tempfile::tempdir().unwrap();
-    let path = chats(logs.path()).join("session-2026-10-01T09-00-9f5659bb.jsonl");
+    let path = journal_path(logs.path());
     let records = journal();
     // Grow the file one record at a time: appends of new messages, a rewrite of g1, a rewind.
     for n in 1..=records.len() {
@@ -212,7 +217,7 @@ fn every_append_rewrite_and_rewind_leaves_the_index_as_a_fresh_build_would() {
 fn a_record_indexed_before_its_newline_then_written_on() {
     let logs = tempfile::tempdir().unwrap();
     let data = tempfile::tempdir().unwrap();
-    let path = chats(logs.path()).join("session-2026-10-01T09-00-9f5659bb.jsonl");
+    let path = journal_path(logs.path());
     let records = journal();
     let head: String = records[..3].iter().map(|r| format!("{r}\n")).collect();
     let unterminated = head.trim_end_matches('\n');
@@ -228,10 +233,7 @@ fn sub_agents_link_to_their_parent_and_a_broken_chat_gets_a_skip_reason() {
     let logs = tempfile::tempdir().unwrap();
     let data = tempfile::tempdir().unwrap();
     let dir = chats(logs.path());
-    write(
-        &dir.join("session-2026-10-01T09-00-9f5659bb.jsonl"),
-        &journal(),
-    );
+    write(&journal_path(logs.path()), &journal());
     let sub_dir = dir.join(SID);
     fs::create_dir_all(&sub_dir).unwrap();
     write(

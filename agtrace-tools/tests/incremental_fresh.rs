@@ -20,19 +20,21 @@ use proptest::prelude::*;
 
 const FILES: usize = 4;
 
-/// The agent whose log a slot holds.
-#[derive(Clone, Copy, PartialEq)]
-enum Agent {
-    Claude,
-    Codex,
-    /// The JSONL journal of the current Gemini CLI (`chats/session-*.jsonl`).
-    Gemini,
+/// Slots 0 and 2 are Claude logs, 1 Codex, 3 a journal of the current Gemini CLI
+/// (`chats/session-*.jsonl`). Session ids and the Gemini project hash hold no digits, so digit
+/// rewrites never make two files claim one session.
+fn agent(slot: usize) -> Provider {
+    [
+        Provider::ClaudeCode,
+        Provider::Codex,
+        Provider::ClaudeCode,
+        Provider::Gemini,
+    ][slot]
 }
 
-/// Slots 0 and 2 are Claude logs, 1 Codex, 3 a Gemini journal. Session ids and the Gemini
-/// project hash hold no digits, so digit rewrites never make two files claim one session.
-fn agent(slot: usize) -> Agent {
-    [Agent::Claude, Agent::Codex, Agent::Claude, Agent::Gemini][slot]
+/// The arm of a match on [`agent`] that no slot reaches.
+fn no_slot(p: Provider) -> ! {
+    unreachable!("no slot holds a {p:?} log")
 }
 
 fn sid(slot: usize) -> &'static str {
@@ -44,17 +46,18 @@ const GEMINI_PROJECT: &str = "abcdefabcdefabcdefabcdefabcdefabcdefabcdefabcdefab
 fn header(slot: usize) -> String {
     let sid = sid(slot);
     match agent(slot) {
-        Agent::Claude => String::new(),
-        Agent::Codex => {
+        Provider::ClaudeCode => String::new(),
+        Provider::Codex => {
             format!(
                 r#"{{"timestamp":"2025-01-01T00:00:00.000Z","type":"session_meta","payload":{{"id":"sess-{sid}","timestamp":"2025-01-01T00:00:00.000Z","cwd":"/p","originator":"codex_cli_rs","cli_version":"0.77.0","instructions":"t","source":"cli","model_provider":"openai"}}}}"#
             ) + "\n"
         }
-        Agent::Gemini => {
+        Provider::Gemini => {
             format!(
                 r#"{{"sessionId":"sess-{sid}","projectHash":"{GEMINI_PROJECT}","startTime":"2025-01-01T00:00:00.000Z","lastUpdated":"2025-01-01T00:00:00.000Z","kind":"main"}}"#
             ) + "\n"
         }
+        other => no_slot(other),
     }
 }
 
@@ -62,38 +65,41 @@ fn line(slot: usize, n: u32) -> String {
     let sid = sid(slot);
     let n = n % 1_000_000;
     match agent(slot) {
-        Agent::Claude => {
+        Provider::ClaudeCode => {
             format!(
                 r#"{{"type":"user","sessionId":"sess-{sid}","uuid":"u{n:06}","timestamp":"2025-01-01T00:00:01.000Z","cwd":"/p","message":{{"role":"user","content":"note{n:06} words"}}}}"#
             ) + "\n"
         }
-        Agent::Codex => {
+        Provider::Codex => {
             format!(
                 r#"{{"timestamp":"2025-01-01T00:00:01.000Z","type":"event_msg","payload":{{"type":"user_message","message":"note{n:06} words","images":[]}}}}"#
             ) + "\n"
         }
         // A repeated id rewrites that message in place, as the CLI's journal does.
-        Agent::Gemini => {
+        Provider::Gemini => {
             format!(
                 r#"{{"id":"m{n:06}","timestamp":"2025-01-01T00:00:01.000Z","type":"user","content":[{{"text":"note{n:06} words"}}]}}"#
             ) + "\n"
         }
+        other => no_slot(other),
     }
 }
 
 fn dir_of(logs: &Path, slot: usize) -> PathBuf {
     match agent(slot) {
-        Agent::Claude => logs.join("claude/projects/-p"),
-        Agent::Codex => logs.join("codex/sessions/2025/01/01"),
-        Agent::Gemini => logs.join("gemini/tmp").join(GEMINI_PROJECT).join("chats"),
+        Provider::ClaudeCode => logs.join("claude/projects/-p"),
+        Provider::Codex => logs.join("codex/sessions/2025/01/01"),
+        Provider::Gemini => logs.join("gemini/tmp").join(GEMINI_PROJECT).join("chats"),
+        other => no_slot(other),
     }
 }
 
 fn name_of(slot: usize, generation: u32) -> String {
     match agent(slot) {
-        Agent::Claude => format!("log-{slot}-{generation}.jsonl"),
-        Agent::Codex => format!("rollout-2025-01-01T00-00-0{slot}-g{generation}.jsonl"),
-        Agent::Gemini => format!("session-2025-01-01T00-00-g{generation}.jsonl"),
+        Provider::ClaudeCode => format!("log-{slot}-{generation}.jsonl"),
+        Provider::Codex => format!("rollout-2025-01-01T00-00-0{slot}-g{generation}.jsonl"),
+        Provider::Gemini => format!("session-2025-01-01T00-00-g{generation}.jsonl"),
+        other => no_slot(other),
     }
 }
 
@@ -662,24 +668,13 @@ fn each_slot_is_one_session_of_its_agent() {
         .list_sessions(&Default::default(), None, 100)
         .unwrap()
         .sessions;
-    let mut got: Vec<String> = sessions
+    let mut got: Vec<Provider> = sessions
         .iter()
         .filter(|s| s.event_count >= 2)
-        .map(|s| format!("{:?}", s.provider))
+        .map(|s| s.provider)
         .collect();
     got.sort();
-    let mut want: Vec<String> = (0..FILES)
-        .map(|slot| {
-            format!(
-                "{:?}",
-                match agent(slot) {
-                    Agent::Claude => Provider::ClaudeCode,
-                    Agent::Codex => Provider::Codex,
-                    Agent::Gemini => Provider::Gemini,
-                }
-            )
-        })
-        .collect();
+    let mut want: Vec<Provider> = (0..FILES).map(agent).collect();
     want.sort();
     assert_eq!(got, want, "{sessions:#?}");
 }
