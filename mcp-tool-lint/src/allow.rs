@@ -34,6 +34,7 @@ pub(crate) fn apply_allows(
                     ),
                 };
                 errors.push(Finding {
+                    level: crate::Level::Error,
                     lint: None,
                     target: at,
                     message: format!("unknown lint `{}` in `allow`", allow.lint),
@@ -44,6 +45,7 @@ pub(crate) fn apply_allows(
             };
             if allow.reason.trim().is_empty() {
                 errors.push(Finding {
+                    level: crate::Level::Error,
                     lint: None,
                     target: at,
                     message: format!("`allow({})` needs a reason", lint.name()),

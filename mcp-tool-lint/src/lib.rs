@@ -33,8 +33,8 @@ mod text;
 use std::fmt;
 
 pub use allow::find_allow;
-pub use model::{Allow, Annotations, Args, OutputShape, Param, Tool, TypeClass, Variant};
-pub use report::{AcceptedAllow, Finding, Report, Target};
+pub use model::{Allow, Annotations, Args, Origin, OutputShape, Param, Tool, TypeClass, Variant};
+pub use report::{AcceptedAllow, Finding, Level, Report, Target};
 pub use rules::Lint;
 pub use rules::description_budget::{DEFAULT_DESCRIPTION_BUDGET, estimate_tokens};
 pub use rules::too_many_params::MAX_PARAMS;
@@ -64,6 +64,12 @@ impl fmt::Display for Lint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// Whether a lowercase word is a verb a tool name may start with (`get`, `reindex`,
+/// `vectorize`): the rules' own test, for front-ends that judge names across a catalog.
+pub fn is_verb(word: &str) -> bool {
+    text::verbs::is_verb(word)
 }
 
 /// Parameter-level lints plus `too_many_params` and `false_strictness`, after applying the

@@ -100,6 +100,22 @@ impl Param {
     }
 }
 
+/// Where the model of a tool comes from, which decides how strict a rule may be.
+///
+/// In code, the author controls the names and docs the rules judge, so a plain breach of a
+/// stated rule (a tool name that is not snake_case, a field without a doc) is an error. A
+/// schema may be another server's, judged by what a model can read of it: only evidence in its
+/// structure or in an explicit statement counts there, and the level follows the rule's
+/// precision on catalogs it was not tuned on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Origin {
+    /// The macros, on the author's own Rust items.
+    #[default]
+    Code,
+    /// A JSON Schema: `tools/list` of any server, or the runtime's check of its own catalog.
+    Schema,
+}
+
 /// The arguments struct of a tool.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Args {
@@ -114,6 +130,8 @@ pub struct Args {
     /// (the JSON front-end does; `#[tool_args]` sees the struct alone). A parameter the tool's
     /// description explains needs less of its own.
     pub tool_description: Option<String>,
+    /// Which front-end built the model.
+    pub origin: Origin,
 }
 
 impl Args {
@@ -163,6 +181,11 @@ pub struct Tool {
     pub output: OutputShape,
     /// The lints silenced on the tool.
     pub allows: Vec<Allow>,
+    /// The tool's family (`#[mcp_tool(family = "..")]`): a first word of the name that
+    /// equals it is a namespace prefix (`browser_navigate` in family `browser`).
+    pub family: Option<String>,
+    /// Which front-end built the model.
+    pub origin: Origin,
 }
 
 impl Tool {
@@ -176,6 +199,8 @@ impl Tool {
             annotations: Annotations::default(),
             output: OutputShape::Single,
             allows: Vec::new(),
+            family: None,
+            origin: Origin::Code,
         }
     }
 }

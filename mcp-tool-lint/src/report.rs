@@ -31,9 +31,34 @@ pub enum Target {
     Tool,
 }
 
+/// How a finding is reported, set by how sure its rule can be.
+///
+/// A rule is an error only where its precision on tool catalogs it was not tuned on is at
+/// least 90% (`docs/lints.md` gives each lint's figure); the rest is advice: a warning at
+/// compile time and a `note` in `mcp-tool-lint` (`--deny-advice` makes it fail the run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// A compile error; exit status 1 in `mcp-tool-lint`.
+    Error,
+    /// A compile-time warning; a `note` in `mcp-tool-lint`.
+    Advice,
+}
+
+impl Level {
+    /// `error` or `advice`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Advice => "advice",
+        }
+    }
+}
+
 /// One broken rule: what is wrong, where, and how to fix it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
+    /// Whether it fails the build (or the `mcp-tool-lint` run) or only advises.
+    pub level: Level,
     /// `None` for an error in the escape hatch itself (unknown lint name, empty reason).
     pub lint: Option<Lint>,
     /// What the finding points at.
@@ -63,12 +88,25 @@ impl Finding {
             None => fix,
         };
         Finding {
+            level: Level::Error,
             lint: Some(lint),
             target,
             message: message.into(),
             help,
             schema_fix: None,
         }
+    }
+
+    /// The same finding as advice: the rule's evidence is not strong enough for an error.
+    pub(crate) fn advice(mut self) -> Self {
+        self.level = Level::Advice;
+        self
+    }
+
+    /// The same finding at `level`.
+    pub(crate) fn at(mut self, level: Level) -> Self {
+        self.level = level;
+        self
     }
 
     /// The same finding with the fix phrased for a server described by JSON Schema.

@@ -11,7 +11,8 @@ use serde_json::{Map, Value};
 use crate::rules;
 use crate::rules::{missing_description, pagination_mismatch};
 use crate::{
-    Annotations, Args, Finding, Lint, OutputShape, Param, Report, Target, Tool, TypeClass, Variant,
+    Annotations, Args, Finding, Lint, Origin, OutputShape, Param, Report, Target, Tool, TypeClass,
+    Variant,
 };
 
 /// Nesting deeper than this is not walked: recursive types are cut by `$ref` tracking, and a
@@ -337,6 +338,7 @@ pub fn args_from_schema(input_schema: &Value) -> Args {
         deny_unknown_fields: false,
         allows: Vec::new(),
         tool_description: None,
+        origin: Origin::Schema,
     }
 }
 
@@ -387,6 +389,7 @@ pub fn check_schema_tool(
     let tool = Tool {
         annotations,
         output,
+        origin: Origin::Schema,
         ..Tool::new(name, description)
     };
     report.extend(rules::check_tool(&tool, crate::DEFAULT_DESCRIPTION_BUDGET));
@@ -400,7 +403,9 @@ pub fn check_schema_tool(
     if let Some(f) =
         pagination_mismatch::check_schema(token || (offset && output == OutputShape::Page), output)
     {
-        report.findings.push(f);
+        report
+            .findings
+            .push(f.at(Lint::PaginationMismatch.level(Origin::Schema)));
     }
 
     let s = Schema { root: input_schema };
@@ -415,6 +420,15 @@ pub fn check_schema_tool(
                 tool_description: description,
             };
             let doc = s.documentation(pname, prop);
+            if doc.as_deref().is_none_or(|d| d.trim().is_empty()) {
+                walk.findings.extend(undocumented_value(
+                    &s,
+                    pname,
+                    prop,
+                    Target::Param(i),
+                    description,
+                ));
+            }
             walk.nested(pname, prop, 0, true, doc.as_deref());
         }
     }
@@ -429,7 +443,80 @@ pub fn check_schema_tool(
         };
         walk.unions("output", out, 0);
     }
+    rules::settle_levels(Origin::Schema, &mut report.findings);
     report
+}
+
+/// `missing_description` on an undocumented value of the schema, as advice: see
+/// [`missing_description::schema_unexplained`].
+fn undocumented_value(
+    schema: &Schema<'_>,
+    path: &str,
+    v: &Value,
+    target: Target,
+    tool_description: Option<&str>,
+) -> Option<Finding> {
+    let shape = shape(schema, v);
+    // The values of a list are its items': `formats[]`.
+    let listed = schema
+        .unwrap_option(schema.resolve(v))
+        .get("items")
+        .is_some();
+    let path = match shape {
+        missing_description::Shape::Values(_) if listed => format!("{path}[]"),
+        _ => path.to_string(),
+    };
+    let path = path.as_str();
+    let why = missing_description::schema_unexplained(path, shape, tool_description)?;
+    let name = path.rsplit(['.', '[']).next().unwrap_or(path);
+    Some(
+        Finding::new(
+            Lint::MissingDescription,
+            target,
+            why,
+            format!("add a doc comment on `{name}` saying what the value is and how the tool uses it"),
+        )
+        .with_schema_fix(format!(
+            "give `{name}` a `description`: what the value is, its unit or format, and how the tool uses it"
+        ))
+        .advice(),
+    )
+}
+
+/// What a value's schema shows of it (see [`missing_description::Shape`]).
+fn shape(schema: &Schema<'_>, v: &Value) -> missing_description::Shape {
+    use missing_description::Shape;
+    let v = schema.unwrap_option(schema.resolve(v));
+    // `additionalProperties` shows the values' shape only as a schema that says something:
+    // `true`, `{}` and (with no properties) `false` show no key at all.
+    let keyed = [
+        "properties",
+        "patternProperties",
+        "oneOf",
+        "anyOf",
+        "allOf",
+        "enum",
+        "const",
+        "$ref",
+    ]
+    .iter()
+    .any(|k| v.get(*k).is_some())
+        || v.get("additionalProperties")
+            .and_then(Value::as_object)
+            .is_some_and(|o| !o.is_empty());
+    match primary_type(v) {
+        Some("integer" | "number") => Shape::Number,
+        Some("string") if v.get("enum").is_some() => {
+            Shape::Values(v.get("enum").and_then(Value::as_array).map_or(0, Vec::len))
+        }
+        Some("string") if v.get("enum").is_none() && v.get("format").is_none() => Shape::Text,
+        Some("array") => match v.get("items").map(|i| shape(schema, i)) {
+            Some(s @ (Shape::Text | Shape::Values(_))) => s,
+            _ => Shape::Other,
+        },
+        Some("object") | None if !keyed => Shape::Untyped,
+        _ => Shape::Other,
+    }
 }
 
 struct Walk<'s, 'a> {
@@ -462,37 +549,11 @@ impl<'a> Walk<'_, 'a> {
             return;
         }
         let Some(inner) = self.enter(v) else { return };
-        if !top
-            && let TypeClass::Enum { variants } =
-                documented_by_mention(self.schema.type_class("", v), doc)
-        {
-            let forgotten = missing_description::forgotten_values(&variants, doc);
-            if !forgotten.is_empty() {
-                self.findings.push(
-                    Finding::new(
-                        Lint::MissingDescription,
-                        self.target,
-                        format!(
-                            "the values of `{path}` have no description: {}",
-                            forgotten
-                                .iter()
-                                .map(|u| format!("`{u}`"))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                        missing_description::VALUES_FIX,
-                    )
-                    .with_schema_fix(missing_description::VALUES_SCHEMA_FIX),
-                );
-            }
-        }
+        // The values of a plain enum name themselves, or the property's doc names them: on
+        // real servers an undocumented value list is almost never what misleads a model.
+        let _ = (top, doc);
         self.union(path, inner);
         if let Some(props) = inner.get("properties").and_then(Value::as_object) {
-            let required: Vec<&str> = inner
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|r| r.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
             for (name, prop) in props {
                 // A tagged variant's tag (`"detail_level": {"const": "turns"}`) leaves the model
                 // nothing to choose: the branch's own description says what it means.
@@ -502,30 +563,14 @@ impl<'a> Walk<'_, 'a> {
                 let child = format!("{path}.{name}");
                 let child_doc = self.schema.documentation(name, prop);
                 let undocumented = child_doc.as_deref().is_none_or(|d| d.trim().is_empty());
-                let inner_prop = self.schema.unwrap_option(prop);
-                let shown_default = [prop, inner_prop]
-                    .iter()
-                    .any(|v| v.get("default").is_some_and(|d| !d.is_null()));
-                let absence_open = !required.contains(&name.as_str())
-                    && !shown_default
-                    && primary_type(inner_prop) != Some("boolean");
-                if undocumented
-                    && let Some(why) = missing_description::unexplained_name(
+                if undocumented {
+                    self.findings.extend(undocumented_value(
+                        self.schema,
                         &child,
-                        absence_open,
-                        self.tool_description,
-                    )
-                {
-                    self.findings.push(Finding::new(
-                        Lint::MissingDescription,
+                        prop,
                         self.target,
-                        why,
-                        format!(
-                            "add a doc comment on the field `{name}` saying what the value is, and what an absent value means"
-                        ),
-                    ).with_schema_fix(format!(
-                        "give `{name}` a `description`: what the value is, and what an absent value means"
-                    )));
+                        self.tool_description,
+                    ));
                 }
                 self.nested(&child, prop, depth + 1, false, child_doc.as_deref());
             }

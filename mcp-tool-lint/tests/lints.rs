@@ -356,10 +356,16 @@ fn mode_toggle_names_the_response_shape() {
 
 #[test]
 fn missing_description_on_params_and_tools() {
-    // A name that says what it holds needs no description; one that could hold anything, an
-    // optional value whose absence means nothing stated, and a blank doc on those, do.
-    silent(Param::new("query", TypeClass::String));
-    silent(Param::new("repo_path", TypeClass::String));
+    // The author's own fields each need a doc (another server's schema is judged by what its
+    // structure leaves open: `schema.rs` tests), however clear the name.
+    fires(
+        Param::new("query", TypeClass::String),
+        "missing_description",
+    );
+    fires(
+        Param::new("repo_path", TypeClass::String),
+        "missing_description",
+    );
     fires(
         Param::new("target", TypeClass::String),
         "missing_description",
@@ -613,10 +619,28 @@ fn vague_tool_names() {
 
 #[test]
 fn tool_name_syntax_and_meaning() {
-    // Upper case is sound on the wire and read as words.
-    for name in ["Search", "searchEvents", "API-post-search", "getUser"] {
-        let r = check_tool(&tool(name, "Does a thing."));
+    // Upper case is sound on the wire: another server's name passes, the author's own is
+    // held to lowercase snake_case, verb first.
+    let schema_tool = |name: &str| Tool {
+        origin: Origin::Schema,
+        ..tool(name, "Does a thing.")
+    };
+    for name in [
+        "Search",
+        "searchEvents",
+        "API-post-search",
+        "getUser",
+        "browser_navigate",
+        "issue_read",
+        "get-sum",
+        "hset",
+        "lpush",
+        "jira_issue",
+    ] {
+        let r = check_tool(&schema_tool(name));
         assert!(!r.lints().contains(&Lint::ToolName), "{name:?}");
+        let r = check_tool(&tool(name, "Does a thing."));
+        assert!(r.lints().contains(&Lint::ToolName), "{name:?}");
     }
     for name in [
         "_get",
@@ -660,13 +684,9 @@ fn tool_name_syntax_and_meaning() {
         "fetch_url",
         "check_links",
         "compute_stats",
-        // A namespace first, the verb after it; an object first, the verb after it.
+        // A namespace first, the verb after it.
         "github_create_issue",
         "slack_post_message",
-        "browser_navigate",
-        "issue_read",
-        // Kebab case is accepted by every client.
-        "get-sum",
         // No verb, but the last word says what the answer is.
         "git_status",
         "directory_tree",
@@ -726,11 +746,8 @@ fn annotation_conflicts() {
         with("github_delete_issue", true, false, false),
         vec![Lint::AnnotationConflict]
     );
-    assert_eq!(
-        with("issue_read", false, true, false),
-        vec![Lint::AnnotationConflict]
-    );
-    assert_eq!(with("issue_read", true, false, false), vec![]);
+    assert!(with("issue_read", false, true, false).contains(&Lint::AnnotationConflict));
+    assert!(!with("issue_read", true, false, false).contains(&Lint::AnnotationConflict));
 }
 
 #[test]
@@ -816,4 +833,31 @@ fn render_puts_the_lint_name_first_and_help_last() {
     );
     assert!(text.lines().last().unwrap().starts_with("help: "), "{text}");
     assert!(text.contains("pub enum Provider"), "{text}");
+}
+
+#[test]
+fn a_string_whose_doc_names_its_few_values_joined_by_or_is_a_closed_set() {
+    for (name, doc) in [
+        ("order", "Sort order: newest or oldest."),
+        ("sort", "Sort by date or size."),
+        ("format", "Return json or text."),
+        ("units", "metric or imperial"),
+        ("detail", "How much to return, summary or full."),
+    ] {
+        fires(param(name, TypeClass::String, doc), "closed_domain_string");
+    }
+    for (name, doc) in [
+        ("owner", "Repository owner (username or organization)."),
+        ("path", "File to read, e.g. src/lib.rs or docs/x.md."),
+        ("revision", "Commit SHA, branch or tag name."),
+        ("query", "Text to look for in titles or bodies."),
+        ("model", "Model id, e.g. gpt-4.1 or claude-sonnet-4-5."),
+    ] {
+        let r = check_args(&args(vec![param(name, TypeClass::String, doc)]));
+        assert!(
+            !r.lints().contains(&Lint::ClosedDomainString),
+            "{name}: {doc}: {:?}",
+            r.findings
+        );
+    }
 }

@@ -120,19 +120,21 @@ fn the_before_design_warns_with_the_same_lints() {
     );
     let mut lints = r.lints();
     lints.sort();
+    // `provider`'s name alone is no evidence in another server's schema; the rest is, as
+    // advice (below 90% precise on servers the rules were not tuned on).
     let mut expected = vec![
         Lint::VagueName,
-        Lint::ClosedDomainString,
         Lint::ClosedDomainString,
         Lint::ModeToggle,
         Lint::UnboundedLimit,
     ];
     expected.sort();
     assert_eq!(lints, expected, "{:#?}", r.findings);
+    assert!(r.findings.iter().all(|f| f.level == Level::Advice));
 }
 
 #[test]
-fn enum_variants_without_docs_warn() {
+fn enum_variants_without_docs_are_left_to_the_values() {
     let input = json!({
         "type": "object",
         "properties": {
@@ -153,14 +155,9 @@ fn enum_variants_without_docs_warn() {
         None,
     );
     let messages: Vec<String> = r.findings.iter().map(Finding::render).collect();
-    // `order`'s plain `enum` has nowhere to document a value, and its values say what they
-    // mean: only the value forgotten next to documented ones is a finding.
-    assert_eq!(r.lints(), vec![Lint::MissingDescription], "{messages:#?}");
-    assert!(
-        messages[0].contains("the values of `direction` have no description: `desc`"),
-        "{}",
-        messages[0]
-    );
+    // In another server's schema, values name themselves or the parameter's doc explains
+    // them: on real servers an undocumented value was almost never what misled a model.
+    assert_eq!(r.lints(), vec![], "{messages:#?}");
 }
 
 #[test]
@@ -197,24 +194,15 @@ fn nested_properties_without_docs_warn_with_their_path() {
         r.findings.iter().all(|f| f.target == Target::Param(0)),
         "{messages:#?}"
     );
-    assert!(
-        messages.contains(
-            &"`filter.until` is optional and has no description: nothing says what leaving it out does"
-        ),
+    // A point in time whose format nothing states; a label says what it holds.
+    assert_eq!(
+        messages,
+        [
+            "`filter.until` is a point in time with no description: nothing says its format (ISO 8601? a relative date?)"
+        ],
         "{messages:#?}"
     );
-    assert!(
-        messages.contains(&"`filter.tags[].label` is optional and has no description: nothing says what leaving it out does"),
-        "{messages:#?}"
-    );
-    assert!(
-        messages
-            .iter()
-            .any(|m| m.starts_with("the values of `filter.kind`")),
-        "{messages:#?}"
-    );
-    // The recursive `parent` is walked once, so its findings are not repeated without end.
-    assert_eq!(messages.len(), 3, "{messages:#?}");
+    // (The recursive `parent` is walked once: its findings are not repeated without end.)
 }
 
 #[test]
@@ -392,12 +380,16 @@ fn a_title_that_only_recases_the_name_is_no_description() {
         }
     });
     let messages: Vec<String> = findings_of(&input).into_iter().map(|(_, m)| m).collect();
+    // Undocumented, but the names say what they hold: nothing to guess.
+    assert_eq!(messages, Vec::<String>::new());
+    let untitled = json!({
+        "type": "object",
+        "properties": {"maxAge": {"type": "integer", "title": "Max Age"}}
+    });
+    let messages: Vec<String> = findings_of(&untitled).into_iter().map(|(_, m)| m).collect();
     assert_eq!(
         messages,
-        [
-            "`maxCount` is optional and has no description: nothing says what leaving it out does",
-            "`repo_path` is optional and has no description: nothing says what leaving it out does"
-        ]
+        ["`maxAge` is a span of time with no unit and no description: milliseconds? seconds?"]
     );
 }
 
@@ -429,10 +421,7 @@ fn names_that_say_what_they_hold_need_no_description() {
     let messages: Vec<String> = findings_of(&input).into_iter().map(|(_, m)| m).collect();
     assert_eq!(
         messages,
-        [
-            "`base_branch` is optional and has no description: nothing says what leaving it out does",
-            "`target` has no description, and its name does not say what it holds"
-        ]
+        ["`target` has no description, and its name does not say what it holds"]
     );
 }
 
@@ -457,13 +446,7 @@ fn plain_enum_values_named_in_the_description_are_documented() {
             {"const": "jpeg"}
         ]}}
     });
-    assert_eq!(
-        findings_of(&own_docs),
-        vec![(
-            Lint::MissingDescription,
-            "the values of `format` have no description: `jpeg`".to_string()
-        )]
-    );
+    assert_eq!(findings_of(&own_docs), vec![]);
 }
 
 #[test]

@@ -6,6 +6,8 @@ use std::fmt::Display;
 #[derive(Default)]
 pub struct Errors {
     combined: Option<syn::Error>,
+    /// Advice: findings of a rule whose evidence is not strong enough for an error.
+    warnings: Vec<(Span, String)>,
 }
 
 impl Errors {
@@ -30,14 +32,37 @@ impl Errors {
         }
     }
 
+    /// A compile-time warning at `span`. Stable Rust has no API for a proc macro's warnings,
+    /// so it is the deprecation note of a unit struct used at that span: the compiler prints
+    /// `warning: use of deprecated unit struct ...: <message>` pointing there, and `-D
+    /// warnings` (or `#[deny(deprecated)]`) turns it into an error for who wants that.
+    pub fn warn(&mut self, span: Span, message: String) {
+        self.warnings.push((span, message));
+    }
+
+    /// Whether no error was pushed (warnings do not count).
     pub fn is_empty(&self) -> bool {
         self.combined.is_none()
     }
 
+    /// The errors, then one item per warning.
     pub fn to_compile_errors(&self) -> TokenStream {
-        self.combined
+        let mut out = self
+            .combined
             .as_ref()
             .map(syn::Error::to_compile_error)
-            .unwrap_or_default()
+            .unwrap_or_default();
+        for (span, message) in &self.warnings {
+            let ident = syn::Ident::new("mcp_tool_design_advice", *span);
+            out.extend(quote::quote_spanned! {*span=>
+                const _: () = {
+                    #[deprecated(note = #message)]
+                    #[allow(non_camel_case_types)]
+                    struct mcp_tool_design_advice;
+                    let _ = #ident;
+                };
+            });
+        }
+        out
     }
 }

@@ -82,6 +82,7 @@ fn check_fields(
         allows: model_allows(&args.allows),
         // `#[tool_args]` sees the struct alone, not the tool that takes it.
         tool_description: None,
+        origin: lint::Origin::Code,
     };
     for finding in lint::check_args(&model).findings {
         // A doc the macro cannot read is an error of its own already.
@@ -109,7 +110,12 @@ fn check_fields(
             }
             _ => None,
         };
-        errors.push(syn::Error::new(span.unwrap_or(owner), finding.render()));
+        match finding.level {
+            lint::Level::Error => {
+                errors.push(syn::Error::new(span.unwrap_or(owner), finding.render()))
+            }
+            lint::Level::Advice => errors.warn(span.unwrap_or(owner), finding.render()),
+        }
     }
 }
 
@@ -141,6 +147,7 @@ fn check_tag(args: &ArgsItem, tag: &syn::LitStr, variants: &[Variant], errors: &
         deny_unknown_fields,
         allows: model_allows(&args.allows),
         tool_description: None,
+        origin: lint::Origin::Code,
     };
     for finding in lint::check_args(&model).findings {
         let span = match finding.target {
@@ -210,6 +217,8 @@ pub fn check_tool(
             lint::OutputShape::Single
         },
         allows: model_allows(&keys.allows),
+        family: keys.family.as_ref().map(LitStr::value),
+        origin: lint::Origin::Code,
     };
     let fn_span = tool.func.sig.ident.span();
     let annotation_span = [a.destructive, a.read_only, a.idempotent, a.open_world]
@@ -236,7 +245,12 @@ pub fn check_tool(
             }
             _ => None,
         };
-        errors.push(syn::Error::new(span.unwrap_or(fn_span), finding.render()));
+        match finding.level {
+            lint::Level::Error => {
+                errors.push(syn::Error::new(span.unwrap_or(fn_span), finding.render()))
+            }
+            lint::Level::Advice => errors.warn(span.unwrap_or(fn_span), finding.render()),
+        }
     }
 }
 

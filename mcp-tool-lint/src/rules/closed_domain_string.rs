@@ -4,7 +4,7 @@
 use super::{ParamCx, Rule, quote_list};
 use crate::text::identifiers::{segments, type_name, variant_name};
 use crate::text::tokens::{Tok, tokenize};
-use crate::{Finding, Lint, TypeClass};
+use crate::{Finding, Lint, Origin, TypeClass};
 
 pub(crate) const RULE: Rule = Rule {
     param: Some(check),
@@ -31,13 +31,20 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
     let hint = name_hint(name);
     // A string that holds JSON is structured, whatever its name says.
     let holds_json = cx.doc.is_some_and(|d| d.to_ascii_lowercase().contains("json"));
-    let by_name = hint == NameHint::Closed && !holds_json;
-    let by_doc = cx
-        .doc
-        .and_then(|d| {
-            enumerated_values(d, &ignore, hint != NameHint::Open)
-                .or_else(|| scattered_values(d, &ignore).filter(|_| hint == NameHint::Maybe))
-        });
+    // The name alone is evidence only for the author's own field: another server's
+    // `provider` may be as open as its integrations, and the model reads its description.
+    let by_name = hint == NameHint::Closed && !holds_json && cx.args.origin == Origin::Code;
+    let by_doc = cx.doc.and_then(|d| {
+        enumerated_values(d, &ignore, hint != NameHint::Open)
+            .or_else(|| scattered_values(d, &ignore).filter(|_| hint == NameHint::Maybe))
+            .or_else(|| {
+                // The author's own doc that names a few one-word values joined by "or" is
+                // the plainest closed set; another server's is read more cautiously.
+                (cx.args.origin == Origin::Code)
+                    .then(|| or_values(d, hint != NameHint::Open))
+                    .flatten()
+            })
+    });
     if !by_name && by_doc.is_none() {
         return;
     }
@@ -117,6 +124,73 @@ const MAYBE_CLOSED_WORDS: &[&str] = &[
     "method", "encoding", "flavor", "flavour", "variant", "style", "language", "model", "scale",
     "by",
 ];
+
+/// A few one-word values joined by "or" in the author's doc: a clause that is only the list
+/// (`How much to return, summary or full.`, `metric or imperial`), or, when the name already
+/// sounds closed, a sentence that ends with one (`Sort by date or size.`). Not in parentheses
+/// (`owner (username or organization)` says what kind of value), not after an example cue,
+/// and every item one identifier-like word.
+fn or_values(doc: &str, name_sounds_closed: bool) -> Option<ValueList> {
+    let word = |w: &str| {
+        !w.is_empty()
+            && w.len() <= 24
+            && w.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    };
+    for sentence in crate::text::sentences::sentences(doc) {
+        let lower = sentence
+            .trim_end_matches(['.', '!', '?'])
+            .to_ascii_lowercase();
+        let words: Vec<&str> = lower.split_whitespace().collect();
+        if words.iter().any(|w| is_example_word(w.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '.'))) {
+            continue;
+        }
+        // The clauses of the sentence, outside parentheses.
+        let mut depth = 0usize;
+        let mut clauses = vec![String::new()];
+        for c in lower.chars() {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                ':' | ',' if depth == 0 => clauses.push(String::new()),
+                _ if depth == 0 => clauses.last_mut().expect("one clause").push(c),
+                _ => {}
+            }
+        }
+        // "a, b or c": the items before the last clause join the list.
+        let last = clauses.last().map(|c| c.trim().to_string()).unwrap_or_default();
+        let Some((before, after)) = last.rsplit_once(" or ") else {
+            continue;
+        };
+        let after = after.trim();
+        let before_words: Vec<&str> = before.split_whitespace().collect();
+        let mut values: Vec<String> = Vec::new();
+        if before_words.len() == 1 {
+            // The clause is only the list; earlier one-word clauses belong to it.
+            let earlier: Vec<&str> = clauses[..clauses.len() - 1]
+                .iter()
+                .rev()
+                .map(|c| c.trim())
+                .take_while(|c| word(c))
+                .collect();
+            values.extend(earlier.into_iter().rev().map(str::to_string));
+            values.push(before_words[0].to_string());
+        } else if name_sounds_closed && before_words.len() > 1 {
+            values.push(before_words.last().copied().unwrap_or_default().to_string());
+        } else {
+            continue;
+        }
+        values.push(after.to_string());
+        if values.len() >= 2
+            && values.len() <= 5
+            && values.iter().all(|v| word(v) && !is_stop_word(v))
+        {
+            return Some(ValueList { values });
+        }
+    }
+    None
+}
 
 /// Names ending in a closed-sounding word whose values are open (registries of thousands of
 /// values, or free text).

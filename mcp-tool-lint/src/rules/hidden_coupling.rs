@@ -4,7 +4,7 @@
 
 use super::{ParamCx, Rule};
 use crate::text::sentences::{find_word, sentences};
-use crate::{Finding, Lint, Param, TypeClass};
+use crate::{Finding, Lint, Origin, Param, TypeClass};
 
 pub(crate) const RULE: Rule = Rule {
     param: Some(check),
@@ -17,6 +17,12 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
     let Some(c) = cx.doc.and_then(|d| coupling(d, name, &siblings)) else {
         return;
     };
+    // In another server's schema the statement must name the parameter this one depends on:
+    // "specify either position or line, not both" about the fields inside `comments` is a
+    // rule of the value itself, not a dependency between parameters.
+    if cx.args.origin == Origin::Schema && c.other.is_none() {
+        return;
+    }
     let schema_fix = match &c.other {
         Some(other) => format!(
             "split the tool so that `{name}` belongs only to the tool it applies to; or make the cases a `oneOf` of objects told apart by a `const` `{other}`, with `{name}` only in the case it applies to"

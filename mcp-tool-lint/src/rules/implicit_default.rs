@@ -3,7 +3,7 @@
 
 use super::{ParamCx, Rule};
 use crate::text::sentences::sentences;
-use crate::{Finding, Lint};
+use crate::{Finding, Lint, Origin};
 
 pub(crate) const RULE: Rule = Rule {
     param: Some(check),
@@ -22,6 +22,11 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
         cx.doc.and_then(stated_default)
     };
     if !p.serde_default && stated.is_none() {
+        return;
+    }
+    // In another server's schema a default stated in the description is documented: the
+    // model reads it. In code, the author declares it where the schema and the checks see it.
+    if cx.args.origin == Origin::Schema {
         return;
     }
     let why = if p.serde_default {

@@ -1,15 +1,17 @@
-//! `missing_description`: a tool without a description; a parameter without one when its name
-//! and schema leave the model guessing; an enum value left undocumented next to documented ones.
+//! `missing_description`: a tool without a description, everywhere; in the author's code, a
+//! field without a doc comment and an enum value left undocumented next to documented ones; in
+//! another server's schema, an undocumented value whose structure leaves a model guessing
+//! ([`schema_unexplained`], advice).
 //!
-//! Precision first: `path`, `repo_path`, `branch_name`, `context_lines = 3` explain themselves,
-//! and on real servers most undocumented parameters are like them. A parameter is reported
-//! when something a model needs is stated nowhere: what leaving an optional one out does, what
-//! a name that holds anything (`target`, `resource_type`) holds, or the syntax of a pattern.
+//! Precision first on schemas: `path`, `mobile`, `includeTags`, `context_lines = 3` explain
+//! themselves, and on real servers most undocumented values are like them. A value is reported
+//! when what a model needs is stated nowhere and its name cannot state it: a unit, a format, a
+//! syntax, the keys of an object, or what a name that holds anything holds.
 
 use super::{ParamCx, Rule, ToolCx, described, quote_list};
-use crate::text::identifiers::{segments, snake_case};
+use crate::text::identifiers::{is_abbreviation, segments, snake_case};
 use crate::text::sentences::find_word;
-use crate::{Finding, Lint, Param, Target, TypeClass, Variant};
+use crate::{Finding, Lint, Origin, Target, TypeClass, Variant};
 
 pub(crate) const RULE: Rule = Rule {
     param: Some(check_param),
@@ -57,15 +59,16 @@ const OPEN_HEADS: &[&str] = &[
 ];
 
 /// Last words of a name whose value is written in some syntax that the name does not give.
+/// (A `selector` is not among them: in the browser tools that take one it is CSS, the
+/// domain's own.)
 const SYNTAX_HEADS: &[&str] = &[
     "pattern",
     "patterns",
     "expression",
     "expressions",
     "expr",
-    "selector",
-    "selectors",
     "template",
+    "filter",
 ];
 
 /// Words that, in the tool's description, say which syntax its patterns use.
@@ -87,41 +90,98 @@ const SYNTAX_NAMES: &[&str] = &[
     "sql",
 ];
 
-/// Why an undocumented parameter leaves the model guessing, or `None` when its name and
-/// schema say enough.
-fn unexplained(param: &Param, tool_description: Option<&str>) -> Option<String> {
-    let has_default =
-        param.default.as_deref().is_some_and(|d| d != "null") || param.serde_default;
-    let absence_open =
-        !param.required && !has_default && param.ty != TypeClass::Bool && !param.is_cursor();
-    unexplained_name(&param.name, absence_open, tool_description)
+/// What a value's schema shows of it, for [`schema_unexplained`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// A number or an integer.
+    Number,
+    /// A string, or a list of strings.
+    Text,
+    /// An object that lists no properties (or no type at all): nothing shows its keys.
+    Untyped,
+    /// A closed set of this many values, none described: their names and the property's
+    /// context explain them (undescribed options misled a model about as often as not on the
+    /// servers the rules were tuned on, so they are not reported).
+    Values(usize),
+    /// Anything else: a bool, an enum, an object with properties.
+    Other,
 }
 
-/// [`unexplained`] for any named value, parameter or nested property: `absence_open` when it
-/// may be left out and nothing shows what that means (no default).
-pub(crate) fn unexplained_name(
+/// Words of a name that make a number a span of time.
+const DURATION_WORDS: &[&str] = &[
+    "age", "wait", "delay", "timeout", "interval", "ttl", "duration", "period", "expiry",
+    "backoff", "debounce", "lifetime", "retention",
+];
+
+/// Words of a name that give a span of time its unit.
+const UNIT_WORDS: &[&str] = &[
+    "ms", "millis", "milliseconds", "millisecond", "msec", "us", "ns", "s", "sec", "secs",
+    "second", "seconds", "min", "mins", "minute", "minutes", "hour", "hours", "h", "day",
+    "days", "week", "weeks",
+];
+
+/// Words of a name that make a string a point in time, written in some format.
+const TIME_POINT_WORDS: &[&str] = &[
+    "since", "until", "date", "timestamp", "datetime", "before", "after",
+];
+
+/// Words of a name that make a string a code of some standard (ISO 3166, BCP 47, ...). Time
+/// zones are not among them: their names (`Europe/Paris`) are the one format everyone uses.
+const CODE_WORDS: &[&str] = &[
+    "country", "countries", "language", "languages", "locale", "locales", "lang", "currency",
+];
+
+/// Words of a name that make an object a map whose keys are the caller's own: an untyped
+/// `headers`, `metadata` or JSON `schema` hides nothing.
+const MAP_WORDS: &[&str] = &[
+    "headers", "header", "metadata", "meta", "schema", "env", "environment", "variables",
+    "vars", "labels", "tags", "attributes", "annotations", "properties", "args", "arguments",
+];
+
+/// Why an undocumented value of another server's schema leaves a model guessing, or `None`
+/// when its name and schema say enough. Only the schema's structure and what the name's
+/// words cannot leave open count: a span of time without a unit, a point in time or a
+/// standard code without a format, a pattern without a syntax, an object without keys, a name
+/// that could hold anything. On real servers most undocumented values (`path`, `mobile`,
+/// `includeTags`) explain themselves, and reporting them buries the few that do not.
+pub(crate) fn schema_unexplained(
     name: &str,
-    absence_open: bool,
+    shape: Shape,
     tool_description: Option<&str>,
 ) -> Option<String> {
-    let words = segments(&snake_case(name));
+    let words = segments(&snake_case(name.rsplit(['.', '[']).next().unwrap_or(name)));
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
     let head = words.last().map(String::as_str).unwrap_or_default();
-    if OPEN_HEADS.contains(&head) {
-        return Some(format!(
+    match shape {
+        Shape::Untyped if !has(MAP_WORDS) => Some(format!(
+            "`{name}` is an object with no properties and no description: nothing shows which keys it takes"
+        )),
+        Shape::Number if has(DURATION_WORDS) && !has(UNIT_WORDS) => Some(format!(
+            "`{name}` is a span of time with no unit and no description: milliseconds? seconds?"
+        )),
+        Shape::Text if SYNTAX_HEADS.contains(&head) && !names_a_syntax(tool_description) => {
+            Some(format!(
+                "`{name}` has no description, and nothing says its syntax (a glob? a regex? relative to what?)"
+            ))
+        }
+        Shape::Text if has(TIME_POINT_WORDS) => Some(format!(
+            "`{name}` is a point in time with no description: nothing says its format (ISO 8601? a relative date?)"
+        )),
+        Shape::Text if has(CODE_WORDS) => Some(format!(
+            "`{name}` is a code with no description: nothing says which standard (an ISO code? a name?)"
+        )),
+        Shape::Text | Shape::Number if OPEN_HEADS.contains(&head) => Some(format!(
             "`{name}` has no description, and its name does not say what it holds"
-        ));
+        )),
+        Shape::Text | Shape::Number
+            if words.len() == 1 && head.len() > 1 && is_abbreviation(head) =>
+        {
+            Some(format!(
+            "`{name}` has no description, and its name is an abbreviation a model has to guess"
+            ))
+        }
+        _ => None,
     }
-    if SYNTAX_HEADS.contains(&head) && !names_a_syntax(tool_description) {
-        return Some(format!(
-            "`{name}` has no description, and nothing says its syntax (a glob? a regex? relative to what?)"
-        ));
-    }
-    if absence_open {
-        return Some(format!(
-            "`{name}` is optional and has no description: nothing says what leaving it out does"
-        ));
-    }
-    None
 }
 
 /// The values of an enum left undocumented next to values documented on their own; empty
@@ -145,9 +205,6 @@ pub(crate) fn forgotten_values<'v>(variants: &'v [Variant], own_doc: Option<&str
 
 /// The help of a finding on undocumented enum values.
 pub(crate) const VALUES_FIX: &str = "add a doc comment on each enum variant saying when to choose it";
-/// [`VALUES_FIX`] in schema terms.
-pub(crate) const VALUES_SCHEMA_FIX: &str =
-    "list the values as a `oneOf` of `const`s, each with a `description` saying when to choose it";
 
 fn names_a_syntax(tool_description: Option<&str>) -> bool {
     let Some(doc) = tool_description else {
@@ -158,18 +215,19 @@ fn names_a_syntax(tool_description: Option<&str>) -> bool {
 }
 
 fn check_param(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
+    // A schema's parameters are judged where the schema is at hand (`schema.rs` calls
+    // `schema_unexplained`); here the author's own fields, each of which needs a doc.
+    if cx.args.origin == Origin::Schema {
+        return;
+    }
     let name = &cx.param.name;
-    if cx.doc.is_none()
-        && let Some(message) = unexplained(cx.param, cx.args.tool_description.as_deref())
-    {
+    if cx.doc.is_none() {
         out.push(Finding::new(
             Lint::MissingDescription,
             cx.target,
-            message,
-            format!("add a doc comment on `{name}` saying what the value is, how the tool uses it, and what an absent value means"),
-        ).with_schema_fix(format!(
-            "give `{name}` a `description`: what the value is, how the tool uses it, and what an absent value means"
-        )));
+            format!("`{name}` has no doc comment: its parameter has no description (a `//` comment is not one)"),
+            format!("add a `///` doc comment on `{name}` saying what the value is, how the tool uses it, and what an absent value means"),
+        ));
     }
     if let TypeClass::Enum { variants } = &cx.param.ty {
         let forgotten = forgotten_values(variants, cx.doc);
@@ -182,7 +240,7 @@ fn check_param(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
                     quote_list(&forgotten)
                 ),
                 VALUES_FIX,
-            ).with_schema_fix(VALUES_SCHEMA_FIX));
+            ));
         }
     }
 }
@@ -202,52 +260,38 @@ fn check_tool(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
 mod tests {
     use super::*;
 
-    fn param(name: &str, ty: TypeClass, required: bool, default: Option<&str>) -> Param {
-        Param {
-            required,
-            default: default.map(str::to_string),
-            ..Param::new(name, ty)
-        }
-    }
-
     #[test]
     fn names_that_say_what_they_hold_need_no_description() {
-        for name in ["path", "repo_path", "branch_name", "content", "revision", "files"] {
-            assert_eq!(unexplained(&param(name, TypeClass::String, true, None), None), None, "{name}");
+        for name in ["path", "repo_path", "branch_name", "content", "includeTags", "mobile"] {
+            assert_eq!(schema_unexplained(name, Shape::Text, None), None, "{name}");
         }
-        let lines = param("context_lines", TypeClass::Integer, false, Some("3"));
-        assert_eq!(unexplained(&lines, None), None);
+        assert_eq!(schema_unexplained("context_lines", Shape::Number, None), None);
+        assert_eq!(schema_unexplained("timeout_ms", Shape::Number, None), None);
+        assert_eq!(schema_unexplained("waitSeconds", Shape::Number, None), None);
     }
 
     #[test]
     fn open_names_need_one_in_snake_and_camel_case() {
         for name in ["target", "resourceType", "event_kind", "data", "outputMode"] {
-            assert!(unexplained(&param(name, TypeClass::String, true, None), None).is_some(), "{name}");
+            assert!(schema_unexplained(name, Shape::Text, None).is_some(), "{name}");
         }
     }
 
     #[test]
-    fn an_optional_value_needs_to_say_what_leaving_it_out_does() {
-        let base = param("base_branch", TypeClass::String, false, Some("null"));
-        assert!(unexplained(&base, None).unwrap().contains("leaving it out"));
-        let since = param("since", TypeClass::String, false, None);
-        assert!(unexplained(&since, None).is_some());
-        let recursive = param("recursive", TypeClass::Bool, false, None);
-        assert_eq!(unexplained(&recursive, None), None);
+    fn what_the_structure_leaves_open_needs_one() {
+        let found = |name, shape| schema_unexplained(name, shape, None).is_some();
+        assert!(found("maxAge", Shape::Number));
+        assert!(found("scrapeOptions.waitFor", Shape::Number));
+        assert!(found("since", Shape::Text));
+        assert!(found("location.country", Shape::Text));
+        assert!(found("link", Shape::Untyped));
+        assert!(!found("recursive", Shape::Other));
     }
 
     #[test]
     fn a_pattern_is_explained_by_a_tool_description_that_names_its_syntax() {
-        let excludes = param(
-            "excludePatterns",
-            TypeClass::Array(Box::new(TypeClass::String)),
-            false,
-            Some("[]"),
-        );
-        assert!(unexplained(&excludes, Some("Get a recursive tree view of files.")).is_some());
-        assert_eq!(
-            unexplained(&excludes, Some("The patterns should be glob-style patterns.")),
-            None
-        );
+        let excludes = |doc| schema_unexplained("excludePatterns", Shape::Text, Some(doc));
+        assert!(excludes("Get a recursive tree view of files.").is_some());
+        assert_eq!(excludes("The patterns should be glob-style patterns."), None);
     }
 }

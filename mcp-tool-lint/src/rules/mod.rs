@@ -5,7 +5,7 @@
 //! `docs/lints.md`. The table gives the [`Lint`] enum, [`Lint::ALL`], the names and a short
 //! doc per lint; the order of the table is the order of the docs and of findings on one item.
 
-use crate::{Args, Finding, Param, Report, Target, Tool};
+use crate::{Args, Finding, Level, Origin, Param, Report, Target, Tool};
 
 /// Declares the lints: the rule modules, the [`Lint`] enum with one variant per row, and the
 /// name (the module's name) and summary (the row's doc) of each.
@@ -77,6 +77,43 @@ declare_lints! {
     false_strictness => FalseStrictness;
     /// a tool description over its token budget
     description_budget => DescriptionBudget;
+}
+
+impl Lint {
+    /// The least its findings are reported as, by origin: a rule's own evidence may make a
+    /// finding advice below that, never an error above it.
+    ///
+    /// On a schema (another server's catalog) a lint is an error only where its precision on
+    /// servers it was not tuned on is at least 90% (`docs/lints.md`, from
+    /// `cargo run -p mcp-tool-lint-cli --example lint_eval`). In code the author controls the
+    /// names and docs the rules read, so each plain breach of a stated rule is an error;
+    /// `description_budget` stays advice there, as its token count is an estimate.
+    pub fn level(self, origin: Origin) -> Level {
+        use Lint::*;
+        match (origin, self) {
+            (_, DescriptionBudget) => Level::Advice,
+            (Origin::Code, _) => Level::Error,
+            (
+                Origin::Schema,
+                ClosedDomainString | HiddenCoupling | ModeToggle | ImplicitDefault | UnboundedLimit
+                | PaginationMismatch | VagueName,
+            ) => Level::Advice,
+            (
+                Origin::Schema,
+                TooManyParams | MissingDescription | ToolName | AnnotationConflict
+                | FalseStrictness,
+            ) => Level::Error,
+        }
+    }
+}
+
+/// Lowers each finding to at least its lint's level for `origin`.
+pub(crate) fn settle_levels(origin: Origin, findings: &mut [Finding]) {
+    for f in findings {
+        if let Some(lint) = f.lint {
+            f.level = f.level.max(lint.level(origin));
+        }
+    }
 }
 
 /// What a rule checks, by scope; a rule fills the hooks it needs.
@@ -155,6 +192,7 @@ pub(crate) fn check_args(args: &Args) -> Report {
             check(args, &mut findings);
         }
     }
+    settle_levels(args.origin, &mut findings);
     let mut report = Report {
         findings,
         accepted_allows: Vec::new(),
@@ -182,6 +220,7 @@ pub(crate) fn check_tool(tool: &Tool, budget: usize) -> Report {
             check(&cx, &mut findings);
         }
     }
+    settle_levels(tool.origin, &mut findings);
     let mut report = Report {
         findings,
         accepted_allows: Vec::new(),

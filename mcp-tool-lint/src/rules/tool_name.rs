@@ -1,26 +1,23 @@
-//! `tool_name`: a tool name that clients may refuse or rename, or one that says neither what
-//! the tool does nor what it answers.
+//! `tool_name`: a tool name that clients may refuse or rename, everywhere; and in the author's
+//! own code, one that breaks the project's naming rule.
 //!
 //! Syntax: a letter, then letters, digits, `_` or `-`, 64 characters at most. That is what
 //! every major client accepts (OpenAI and Anthropic allow `^[a-zA-Z0-9_-]{1,64}$`; the MCP
-//! specification also allows `.`, which they refuse). Upper case is sound on the wire
-//! (`API-post-search`, `getUser`); a server that mixes spellings is `mcp-tool-lint`'s
-//! catalog-wide `inconsistent_naming`, not a fault of one name.
+//! specification also allows `.`, which they refuse). On another server's schema that is all:
+//! its case style, its namespaces and its domain's command names (`hset`, `lpush`) are its
+//! own, and a model reads the description beside them.
 //!
-//! Meaning: the name must contain an action or name a report. Any `_`/`-` segment may be the
-//! verb, so namespaced names pass (`github_create_issue`, `slack_post_message`,
-//! `browser_navigate`, `issue_read`); verbs are known by a list and by their shape
-//! (`reindex`, `unarchive`, `vectorize`, `listing`). A name without a verb passes when its
-//! last word names what the tool answers with (`git_status`, `directory_tree`,
-//! `session_summary`) or is a plural, which reads as the list of those things
-//! (`browser_tabs`). What fails is a bare object (`session`, `jira_issue`,
-//! `customer_account`): nothing says whether the tool reads it, creates it or deletes it.
+//! In code ([`code_name_fault`]): lowercase snake_case that starts with a verb, after an
+//! optional namespace prefix (the tool's family, or a prefix before verb and object as in
+//! `github_create_issue`), or that names the report it answers (`session_summary`). Verbs are
+//! known by a list and by their shape (`reindex`, `unarchive`, `vectorize`, `listing`).
+//! [`says_what_it_does`], the looser reading (any segment a verb, or a plural last word),
+//! decides whether the fix suggested for a malformed name needs a verb in front.
 
 use super::{Rule, ToolCx};
-use crate::rules::vague_name::is_vague_tool_name;
 use crate::text::identifiers::snake_case;
 use crate::text::verbs::is_verb;
-use crate::{Finding, Lint, Target};
+use crate::{Finding, Lint, Origin, Target};
 
 pub(crate) const RULE: Rule = Rule {
     tool: Some(check),
@@ -77,12 +74,19 @@ fn check(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
             format!("`{name}` is not a valid tool name: it must match `^[A-Za-z][A-Za-z0-9_-]{{0,63}}$`"),
             format!("use lowercase snake_case that says what the tool does, e.g. `{fixed}`"),
         ));
-    } else if !says_what_it_does(name) && !is_vague_tool_name(name) {
+    } else if cx.tool.origin == Origin::Schema {
+        // Another server's name: its case style, its namespace and its domain's vocabulary
+        // (`hset`, `lpush`) are its own, and a model reads the description beside it. Only
+        // what clients refuse is a fault.
+    } else if let Some(why) = code_name_fault(name, cx.tool.family.as_deref()) {
         out.push(Finding::new(
             Lint::ToolName,
             Target::ToolName,
-            format!("`{name}` names an object but no action: a model picks tools by what they do"),
-            format!("say what the tool does with it, e.g. `get_{name}`, `list_{name}` or `delete_{name}`"),
+            format!("`{name}` {why}"),
+            format!(
+                "name it lowercase snake_case, verb first (after an optional namespace prefix): {}",
+                code_name_suggestion(name)
+            ),
         ));
     }
 }
@@ -96,6 +100,48 @@ pub(crate) fn is_valid_tool_name(name: &str) -> bool {
         && bytes
             .iter()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+}
+
+/// What is wrong with the author's own tool name, by the rule the README states: lowercase
+/// snake_case (`^[a-z][a-z0-9_]{0,63}$`) that starts with what the tool does, a verb, after
+/// an optional namespace prefix (`github_create_issue`, or `browser_navigate` in family
+/// `browser`), or that names the report it answers (`session_summary`, `git_status`). `None`
+/// when the name follows it.
+fn code_name_fault(name: &str, family: Option<&str>) -> Option<&'static str> {
+    let snake = !name.is_empty()
+        && name.as_bytes()[0].is_ascii_lowercase()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    if !snake {
+        return Some("is not lowercase snake_case: the tools a model sees side by side should read alike");
+    }
+    let segments: Vec<&str> = name.split('_').filter(|s| !s.is_empty()).collect();
+    let first_is_verb = segments.first().is_some_and(|s| is_verb(s));
+    let family_prefix = family.is_some_and(|f| segments.first() == Some(&f))
+        && segments.get(1).is_some_and(|s| is_verb(s));
+    let namespaced_verb = segments.len() >= 3 && segments.get(1).is_some_and(|s| is_verb(s));
+    let report = segments.len() >= 2 && segments.last().is_some_and(|s| REPORT_NOUNS.contains(s));
+    if first_is_verb || family_prefix || namespaced_verb || report {
+        None
+    } else if segments.iter().any(|s| is_verb(s)) {
+        Some("puts the object before the action: a model scans tool names for what they do")
+    } else {
+        Some("names an object but no action: a model picks tools by what they do")
+    }
+}
+
+/// The fix for a name [`code_name_fault`] refuses: the snake_case spelling, with its verb
+/// moved first when it has one (`issue_create` -> `create_issue`), else three verbs to choose.
+fn code_name_suggestion(name: &str) -> String {
+    let fixed = snake_case(name);
+    let segments: Vec<&str> = fixed.split('_').filter(|s| !s.is_empty()).collect();
+    if let Some(i) = segments.iter().position(|s| is_verb(s)) {
+        let mut reordered = vec![segments[i]];
+        reordered.extend(segments.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, s)| *s));
+        return format!("`{}`", reordered.join("_"));
+    }
+    format!("e.g. `get_{fixed}`, `list_{fixed}` or `create_{fixed}`")
 }
 
 /// Some segment is a verb, or the last one names a report or a list (see the module doc).
@@ -151,5 +197,32 @@ mod tests {
         for name in ["session", "jira_issue", "customer_account", "weather"] {
             assert!(!says_what_it_does(name), "{name}");
         }
+    }
+
+    #[test]
+    fn the_authors_own_names_are_snake_case_and_verb_first() {
+        for name in [
+            "list_sessions",
+            "github_create_issue",
+            "get_session_summary",
+            "session_summary",
+            "git_status",
+            "reindex_documents",
+        ] {
+            assert_eq!(code_name_fault(name, None), None, "{name}");
+        }
+        for name in [
+            "listSessions",
+            "list-sessions",
+            "issue_create",
+            "sessions",
+            "session",
+            "Get_session",
+        ] {
+            assert!(code_name_fault(name, None).is_some(), "{name}");
+        }
+        // A first word that is the tool's family is its namespace.
+        assert_eq!(code_name_fault("browser_navigate", Some("browser")), None);
+        assert!(code_name_fault("browser_navigate", Some("trace")).is_some());
     }
 }

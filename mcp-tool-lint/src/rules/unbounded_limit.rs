@@ -2,7 +2,7 @@
 
 use super::{ParamCx, Rule};
 use crate::text::identifiers::snake_case;
-use crate::{Finding, Lint, TypeClass};
+use crate::{Finding, Lint, Origin, TypeClass};
 
 pub(crate) const RULE: Rule = Rule {
     param: Some(check),
@@ -13,7 +13,10 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
     let p = cx.param;
     let name = &p.name;
     let is_number = matches!(p.ty, TypeClass::Integer | TypeClass::Number);
-    if is_number && p.max.is_none() && is_page_size_name(name) {
+    // Another server's doc that states the bound ("max 100", "1-20") tells the model; the
+    // author's own field declares it where it is checked.
+    let stated = cx.args.origin == Origin::Schema && cx.doc.is_some_and(states_bound);
+    if is_number && p.max.is_none() && is_page_size_name(name) && !stated {
         // An optional page size without a default is an `Option`, where `#[arg(default)]` is
         // refused: suggest only the bound there.
         let attr = match p.default.as_deref() {
@@ -30,6 +33,31 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
             "bound it: declare a `maximum` for `{name}` in the schema (e.g. 100) that keeps a page within what a model can read, and enforce it"
         )));
     }
+}
+
+/// Whether a doc states an upper bound in numbers: "max 100", "maximum: 50", "at most 20",
+/// "up to 10", "no more than 5", "1-20", "between 1 and 100", "1 to 50".
+pub(crate) fn states_bound(doc: &str) -> bool {
+    let lower = doc.to_ascii_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let number = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    let range = |w: &str| {
+        w.split_once('-')
+            .is_some_and(|(a, b)| number(a) && number(b))
+    };
+    words.iter().enumerate().any(|(i, w)| {
+        let next = |k: usize| words.get(i + k).copied().unwrap_or("");
+        range(w)
+            || (matches!(*w, "max" | "maximum" | "cap" | "capped" | "limit") && number(next(1)))
+            || (matches!(*w, "max" | "maximum") && next(1) == "of" && number(next(2)))
+            || (matches!((*w, next(1)), ("at", "most") | ("up", "to") | ("more", "than"))
+                && number(next(2)))
+            || (number(w) && next(1) == "to" && number(next(2)))
+            || (*w == "between" && number(next(1)) && next(2) == "and" && number(next(3)))
+    })
 }
 
 const PAGE_SIZE_NAMES: &[&str] = &[

@@ -2,8 +2,8 @@
 //! it is (`data`, `pattern`), and tool names made only of words that say nothing (`do_it`).
 
 use super::{ParamCx, Rule, ToolCx};
-use crate::text::identifiers::segments;
-use crate::{Finding, Lint, Target, TypeClass};
+use crate::text::identifiers::{is_abbreviation, segments};
+use crate::{Finding, Lint, Origin, Target, TypeClass};
 
 pub(crate) const RULE: Rule = Rule {
     param: Some(check_param),
@@ -22,8 +22,16 @@ fn check_param(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
             format!("`{name}` names how the implementation uses the value, not what the value is"),
             format!("rename it to say what the value is: {suggestion}"),
         ));
+    } else if cx.args.origin == Origin::Code && is_abbreviation(name) && !made_precise(cx) {
+        out.push(Finding::new(
+            Lint::VagueName,
+            cx.target,
+            format!("`{name}` is an abbreviation: a model has to guess the word it stands for"),
+            "spell the word out (`query` for `q`, `count` for `cnt`, `message` for `msg`)",
+        ));
     }
 }
+
 
 fn check_tool(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
     let name = &cx.tool.name;

@@ -9,6 +9,29 @@ pub(crate) fn segments(name: &str) -> Vec<String> {
         .collect()
 }
 
+/// Abbreviations everyone spells this way: an acronym is its own word.
+const ACRONYMS: &[&str] = &[
+    "sql", "css", "html", "xml", "pdf", "png", "jpg", "svg", "dns", "ssh", "tcp", "http", "https",
+    "cwd", "rgb", "npm", "ttl", "gps", "cpu", "gpu", "json", "yaml", "csv", "tsv", "md", "url",
+    "uri", "id", "ids", "ip", "db", "os", "tz", "utc",
+];
+
+/// A field name made of one short word with no vowel (`q`, `n`, `cnt`, `msg`, `pg`), unless
+/// it is an acronym written that way everywhere (`sql`, `url`) or a coordinate (`x`, `y`,
+/// `z`).
+pub(crate) fn is_abbreviation(name: &str) -> bool {
+    let words = segments(name);
+    let [word] = words.as_slice() else {
+        return false;
+    };
+    let word = word.to_ascii_lowercase();
+    word.len() <= 4
+        && !ACRONYMS.contains(&word.as_str())
+        && !matches!(word.as_str(), "x" | "y" | "z")
+        && !word.bytes().any(|b| b"aeiouy".contains(&b))
+        && word.bytes().all(|b| b.is_ascii_lowercase())
+}
+
 /// Levenshtein distance, for "did you mean" suggestions.
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();

@@ -101,7 +101,8 @@ pub const FIELD_NAMES: Dim = Dim {
     options: &[
         "query",
         "r#match",
-        "r#fn",
+        // (`r#fn` would be an abbreviation: `vague_name`.)
+        "r#loop",
         "r#struct",
         "r#async",
         "r#query",

@@ -21,7 +21,8 @@ pub fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         // that code calling it keeps compiling while the design is being fixed.
         Some(tool) if errors.is_empty() => {
             let registration = expand::expand(&tool);
-            quote!(#func #registration)
+            let warnings = errors.to_compile_errors();
+            quote!(#func #registration #warnings)
         }
         _ => {
             let errs = errors.to_compile_errors();

@@ -1,4 +1,5 @@
 // A description that repeats every parameter's doc and a worked example, sent with every request.
+#![deny(deprecated)] // advice is a warning; denying it makes it fail the build, as here
 use mcp_tool_core::prelude::*;
 
 #[tool_output]

@@ -1,5 +1,5 @@
-// Names that say what the tool does: verb first, a namespace then a verb, an object then a
-// verb, kebab case, or a report; and a fixed name kept with a reason.
+// Names that say what the tool does: verb first, a namespace then a verb, or a report; and a
+// fixed name kept with a reason. (Object first and kebab case: ui/fail/lint_tool_name_style.rs.)
 use mcp_tool_core::prelude::*;
 
 #[tool_output]
@@ -17,18 +17,6 @@ pub async fn get_newest_session_summary() -> ToolResult<SessionSummary> {
 /// Ids, times and model of the newest session.
 #[mcp_tool(name = "trace_get_newest_session", family = "trace", size_hint = "5KB", read_only)]
 pub async fn trace_get_newest_session() -> ToolResult<SessionSummary> {
-    Ok(SessionSummary { session_id: String::new() })
-}
-
-/// Ids, times and model of the newest session.
-#[mcp_tool(name = "session_read", family = "trace", size_hint = "5KB", read_only)]
-pub async fn session_read() -> ToolResult<SessionSummary> {
-    Ok(SessionSummary { session_id: String::new() })
-}
-
-/// Ids, times and model of the newest session.
-#[mcp_tool(name = "get-newest-session", family = "trace", size_hint = "5KB", read_only)]
-pub async fn get_newest_session_kebab() -> ToolResult<SessionSummary> {
     Ok(SessionSummary { session_id: String::new() })
 }
 
