@@ -1,5 +1,7 @@
 //! A server's tool catalog, as `tools/list` sends it.
 
+use std::collections::BTreeMap;
+
 use serde_json::{Value, json};
 
 /// The tools of one server, kept as JSON: the lints read them through the JSON Schema
@@ -10,21 +12,34 @@ pub struct Catalog {
     pub server: Option<Value>,
     /// The tools, in the order the server listed them.
     pub tools: Vec<Value>,
+    /// What `--probe` learned, by tool name: `true` when the tool refused a call for an
+    /// argument its schema does not list (see [`crate::probe`]). Kept in a dump under
+    /// [`PROBES_KEY`], so a saved catalog carries the evidence.
+    pub probes: BTreeMap<String, bool>,
 }
+
+/// Where a dump keeps the probes' answers, beside `tools`.
+pub const PROBES_KEY: &str = "x-mcp-tool-lint-probes";
 
 impl Catalog {
     /// A `tools/list` result (`{"tools": [..]}`, optionally with `serverInfo`), a JSON-RPC
     /// response holding one, or a bare array of tools. Every tool needs a string `name`.
     pub fn from_json(value: Value) -> Result<Catalog, String> {
-        let (server, tools) = match value {
-            Value::Array(tools) => (None, tools),
+        let (server, tools, probes) = match value {
+            Value::Array(tools) => (None, tools, BTreeMap::new()),
             Value::Object(mut map) => {
                 if let Some(Value::Object(result)) = map.remove("result") {
                     return Catalog::from_json(Value::Object(result));
                 }
                 let server = map.remove("serverInfo");
+                let probes = match map.remove(PROBES_KEY) {
+                    None => BTreeMap::new(),
+                    Some(v) => serde_json::from_value(v).map_err(|e| {
+                        format!("`{PROBES_KEY}` is not a map of tool names to booleans: {e}")
+                    })?,
+                };
                 match map.remove("tools") {
-                    Some(Value::Array(tools)) => (server, tools),
+                    Some(Value::Array(tools)) => (server, tools, probes),
                     Some(_) => return Err("`tools` is not an array".into()),
                     None => {
                         return Err(
@@ -41,7 +56,11 @@ impl Catalog {
                 return Err(format!("tool #{} has no string `name`", i + 1));
             }
         }
-        Ok(Catalog { server, tools })
+        Ok(Catalog {
+            server,
+            tools,
+            probes,
+        })
     }
 
     /// The tool names, in listed order.
@@ -54,6 +73,9 @@ impl Catalog {
         let mut out = json!({ "tools": self.tools });
         if let Some(server) = &self.server {
             out["serverInfo"] = server.clone();
+        }
+        if !self.probes.is_empty() {
+            out[PROBES_KEY] = json!(self.probes);
         }
         out
     }

@@ -1,5 +1,6 @@
 //! Runs every lint over a catalog and applies the allows.
 
+use mcp_tool_lint::Level;
 use serde_json::Value;
 
 use crate::allow::{Allow, AllowUse};
@@ -9,6 +10,8 @@ use crate::rules;
 /// One broken rule, located in the catalog.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
+    /// An error fails the run (exit 1); advice is a `note` unless `--deny-advice`.
+    pub level: Level,
     /// The lint's stable name (one of [`rules::all`]).
     pub lint: &'static str,
     /// The tools it is about, in catalog order: one for a per-tool finding, two for a pair
@@ -52,9 +55,13 @@ pub struct Outcome {
 }
 
 impl Outcome {
-    /// 1 when anything was found, else 0.
-    pub fn exit_code(&self) -> u8 {
-        u8::from(!self.findings.is_empty())
+    /// 1 when an error was found (or any finding, with `deny_advice`), else 0.
+    pub fn exit_code(&self, deny_advice: bool) -> u8 {
+        u8::from(
+            self.findings
+                .iter()
+                .any(|f| deny_advice || f.level == Level::Error),
+        )
     }
 }
 
@@ -65,6 +72,7 @@ pub fn check(catalog: &Catalog, allows: &[Allow], token_budget: usize) -> Outcom
         .iter()
         .flat_map(rules::tool_design::check)
         .collect();
+    findings.extend(rules::probed_strictness::check(catalog));
     let tools: Vec<&Value> = catalog.tools.iter().collect();
     findings.extend(rules::inconsistent_naming::check(&tools));
     findings.extend(rules::indistinct_tools::check(&tools));

@@ -6,8 +6,11 @@ use clap::Parser;
 
 /// Lints the tools of an MCP server with mcp-tool's design rules.
 ///
-/// Exit status: 0 when nothing is found, 1 on findings, 2 on a usage, configuration or
-/// connection error.
+/// Each finding is an error or advice (a `note`): a lint is an error only where its precision
+/// on servers it was not tuned on is at least 90% (docs/lints.md).
+///
+/// Exit status: 0 when nothing but advice is found, 1 on an error (or on any finding with
+/// `--deny-advice`), 2 on a usage, configuration or connection error.
 #[derive(Debug, Parser)]
 #[command(name = "mcp-tool-lint", version)]
 pub struct Cli {
@@ -17,6 +20,15 @@ pub struct Cli {
     /// A streamable HTTP server's endpoint, e.g. `http://127.0.0.1:8080/mcp`.
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
+    /// Fails the run (exit 1) on advice too, not only on errors.
+    #[arg(long)]
+    pub deny_advice: bool,
+    /// Calls each tool of a live server once to learn whether it rejects an argument its
+    /// schema does not list (`false_strictness`): with the probe key and arguments that cannot
+    /// run the tool (a required parameter left out, or one of the wrong type); a tool with no
+    /// parameter to make invalid is not called. Only for servers you may call.
+    #[arg(long)]
+    pub probe: bool,
     /// How the findings are printed.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,

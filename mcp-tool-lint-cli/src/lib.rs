@@ -14,6 +14,7 @@ pub mod check;
 pub mod cli;
 pub mod config;
 pub mod output;
+pub mod probe;
 pub mod rules;
 pub mod source;
 
@@ -36,8 +37,8 @@ pub async fn run(cli: Cli) -> Result<Outcome, String> {
     let timeout = Duration::from_secs(cli.timeout);
     let catalog = match (&cli.file, &cli.url, cli.command.is_empty()) {
         (Some(path), None, true) => source::from_file(path)?,
-        (None, Some(url), true) => source::from_url(url, timeout).await?,
-        (None, None, false) => source::from_command(&cli.command, timeout).await?,
+        (None, Some(url), true) => source::from_url(url, timeout, cli.probe).await?,
+        (None, None, false) => source::from_command(&cli.command, timeout, cli.probe).await?,
         (None, None, true) => {
             return Err(
                 "say which server to lint: `--file tools.json`, `--url URL` or `-- CMD ARGS...`"

@@ -1,6 +1,7 @@
 //! `mcp-tool-lint`: the design lints of mcp-tool on any MCP server's `tools/list`.
 //!
-//! Exit status: 0 when nothing is found, 1 on findings, 2 on a usage, configuration or
+//! Exit status: 0 when nothing but advice is found, 1 on an error (or any finding with
+//! `--deny-advice`), 2 on a usage, configuration or
 //! connection error (explained on stderr).
 
 use std::process::ExitCode;
@@ -20,8 +21,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let deny_advice = cli.deny_advice;
     match runtime.block_on(run(cli)) {
-        Ok(outcome) => ExitCode::from(outcome.exit_code()),
+        Ok(outcome) => ExitCode::from(outcome.exit_code(deny_advice)),
         Err(e) => {
             eprintln!("mcp-tool-lint: {e}");
             ExitCode::from(2)

@@ -1,12 +1,14 @@
 //! Where the tools come from: a saved `tools/list` result, a stdio server, or a streamable
 //! HTTP server. Both live sources go through rmcp's client, which pages through `tools/list`.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::{Value, json};
 use tokio::io::AsyncReadExt;
@@ -35,7 +37,11 @@ pub fn from_file(path: &Path) -> Result<Catalog, String> {
 
 /// Spawns `command` as a stdio server, initializes, and lists all its tools. The server's
 /// stderr is kept and shown only if the connection fails.
-pub async fn from_command(command: &[String], timeout: Duration) -> Result<Catalog, String> {
+pub async fn from_command(
+    command: &[String],
+    timeout: Duration,
+    probe: bool,
+) -> Result<Catalog, String> {
     let (program, args) = command
         .split_first()
         .ok_or("no server command after `--`")?;
@@ -61,7 +67,7 @@ pub async fn from_command(command: &[String], timeout: Duration) -> Result<Catal
         });
     }
     let what = format!("the server `{}`", command.join(" "));
-    list(transport, &what, timeout).await.map_err(|e| {
+    list(transport, &what, timeout, probe).await.map_err(|e| {
         // Give the reader of the stderr a moment to drain what the server wrote before dying.
         std::thread::sleep(Duration::from_millis(100));
         let bytes = captured.lock().expect("stderr buffer").clone();
@@ -77,12 +83,17 @@ pub async fn from_command(command: &[String], timeout: Duration) -> Result<Catal
 }
 
 /// Connects to a streamable HTTP server at `url`, initializes, and lists all its tools.
-pub async fn from_url(url: &str, timeout: Duration) -> Result<Catalog, String> {
+pub async fn from_url(url: &str, timeout: Duration, probe: bool) -> Result<Catalog, String> {
     let transport = StreamableHttpClientTransport::from_uri(url.to_string());
-    list(transport, &format!("the server at {url}"), timeout).await
+    list(transport, &format!("the server at {url}"), timeout, probe).await
 }
 
-async fn list<T, E, A>(transport: T, what: &str, timeout: Duration) -> Result<Catalog, String>
+async fn list<T, E, A>(
+    transport: T,
+    what: &str,
+    timeout: Duration,
+    probe: bool,
+) -> Result<Catalog, String>
 where
     T: rmcp::transport::IntoTransport<rmcp::RoleClient, E, A>,
     E: std::error::Error + Send + Sync + 'static,
@@ -100,20 +111,39 @@ where
             .list_all_tools()
             .await
             .map_err(|e| format!("`tools/list` failed on {what}: {e}"))?;
-        let _ = client.cancel().await;
         let tools = serde_json::to_value(tools)
             .map_err(|e| format!("cannot re-encode the tools of {what}: {e}"))?;
-        Ok::<_, String>((server, tools))
+        let mut probes = BTreeMap::new();
+        if probe {
+            for tool in tools.as_array().into_iter().flatten() {
+                let Some(args) = crate::probe::arguments(tool) else {
+                    continue;
+                };
+                let name = crate::catalog::tool_name(tool).to_string();
+                let params = CallToolRequestParams::new(name.clone()).with_arguments(args);
+                // A refusal is a tool error or a JSON-RPC error; either way its text tells.
+                let refusal = match client.call_tool(params).await {
+                    Ok(result) => serde_json::to_string(&result.content).unwrap_or_default(),
+                    Err(e) => e.to_string(),
+                };
+                probes.insert(name, crate::probe::rejected(&refusal));
+            }
+        }
+        let _ = client.cancel().await;
+        Ok::<_, String>((server, tools, probes))
     };
-    let (server, tools) = tokio::time::timeout(timeout, session).await.map_err(|_| {
-        format!(
-            "{what} did not answer `initialize` and `tools/list` within {} s (--timeout)",
-            timeout.as_secs()
-        )
-    })??;
+    let (server, tools, probes) =
+        tokio::time::timeout(timeout, session).await.map_err(|_| {
+            format!(
+                "{what} did not answer `initialize` and `tools/list` within {} s (--timeout)",
+                timeout.as_secs()
+            )
+        })??;
     let mut result = json!({ "tools": tools });
     if let Some(server) = server {
         result["serverInfo"] = server;
     }
-    Catalog::from_json(result)
+    let mut catalog = Catalog::from_json(result)?;
+    catalog.probes = probes;
+    Ok(catalog)
 }

@@ -92,8 +92,19 @@ fn each_saved_server_gives_exactly_its_judged_findings() {
         let expected = std::fs::read_to_string(&expected_path).unwrap();
         let expected: Vec<&str> = expected.lines().filter(|l| !l.is_empty()).collect();
         assert_eq!(finding_lines(&report), expected, "{server}");
-        let code = out.status.code().unwrap();
-        assert_eq!(code, if expected.is_empty() { 0 } else { 1 }, "{server}");
+        // Errors fail the run; advice fails it only with `--deny-advice`.
+        let errors = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["level"] == "error");
+        assert_eq!(out.status.code(), Some(u8::from(errors).into()), "{server}");
+        let denied = run(&["--file", &dump(server), "--deny-advice"]);
+        assert_eq!(
+            denied.status.code(),
+            Some(u8::from(!expected.is_empty()).into()),
+            "{server}"
+        );
         let listed: Value =
             serde_json::from_str(&std::fs::read_to_string(dump(server)).unwrap()).unwrap();
         assert_eq!(report["tools"], listed["tools"].as_array().unwrap().len());
@@ -104,11 +115,12 @@ fn each_saved_server_gives_exactly_its_judged_findings() {
 #[test]
 fn text_output_reads_like_the_compile_errors() {
     let out = run(&["--file", &dump("fetch")]);
-    assert_eq!(out.status.code(), Some(1));
+    // Advice is a note: it does not fail the run.
+    assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     let first = text.lines().next().unwrap();
     assert!(
-        first.starts_with("fetch/raw: [mode_toggle] `raw` is a bool"),
+        first.starts_with("fetch/raw: note[mode_toggle] `raw` is a bool"),
         "{text}"
     );
     assert!(
@@ -116,17 +128,23 @@ fn text_output_reads_like_the_compile_errors() {
         "{text}"
     );
     assert!(
-        text.ends_with("1 finding(s) on 1 tool(s) (mode_toggle: 1); 227 of 2000 catalog tokens\n"),
+        text.ends_with("1 finding(s) (0 error(s), 1 note(s)) on 1 tool(s) (mode_toggle: 1); 227 of 2000 catalog tokens\n"),
         "{text}"
     );
     let clean = run(&["--file", &dump("time")]);
     assert_eq!(clean.status.code(), Some(0));
-    assert!(stdout(&clean).starts_with("0 finding(s) on 2 tool(s);"));
+    assert!(stdout(&clean).starts_with("0 finding(s) (0 error(s), 0 note(s)) on 2 tool(s);"));
 }
 
 #[test]
 fn sarif_declares_every_lint_and_locates_results_logically() {
-    let out = run(&["--file", &dump("filesystem"), "--format", "sarif"]);
+    let out = run(&[
+        "--file",
+        &dump("filesystem"),
+        "--format",
+        "sarif",
+        "--deny-advice",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let sarif = json_of(&out);
     assert_eq!(sarif["version"], "2.1.0");
@@ -200,7 +218,7 @@ fn allow_flags_silence_a_lint_everywhere_and_are_checked() {
         .collect();
     assert!(!lints.contains(&"missing_description") && !lints.contains(&"tool_name"));
     assert!(!lints.is_empty());
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(0), "advice only");
     let allows = report["allows"].as_array().unwrap();
     assert_eq!(allows[0]["lint"], "missing_description");
     assert_eq!(allows[0]["origin"], "flag");
@@ -237,7 +255,7 @@ fn a_config_in_the_working_directory_allows_per_tool_with_reasons() {
             .iter()
             .any(|l| l.starts_with("git_log/") && l.ends_with("[unbounded_limit]"))
     );
-    assert!(lines.contains(&"git_branch/branch_type [closed_domain_string]".to_string()));
+    assert!(!lines.is_empty());
     let allows = report["allows"].as_array().unwrap();
     assert_eq!(allows[0]["tool"], "git_log");
     assert_eq!(allows[0]["suppressed"], 1);
@@ -251,11 +269,17 @@ fn a_config_in_the_working_directory_allows_per_tool_with_reasons() {
     // --config names another file; the same allows by another name.
     let other = dir.path().join("other.toml");
     std::fs::write(&other, "token_budget = 100\n").unwrap();
-    let out = run(&["--file", &dump("time"), "--config", other.to_str().unwrap()]);
+    let out = run(&[
+        "--file",
+        &dump("time"),
+        "--config",
+        other.to_str().unwrap(),
+        "--deny-advice",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stdout(&out)
-            .starts_with("(catalog): [catalog_tokens] the input side of `tools/list` (2 tools")
+            .starts_with("(catalog): note[catalog_tokens] the input side of `tools/list` (2 tools")
     );
 }
 
@@ -327,13 +351,13 @@ fn a_bare_array_of_tools_is_a_catalog_too() {
     let path = dir.path().join("tools.json");
     std::fs::write(
         &path,
-        r#"[{"name": "get_weather", "description": "Current weather for a city.", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}]"#,
+        r#"[{"name": "get_weather", "description": "Current weather for a city.", "inputSchema": {"type": "object", "properties": {"since": {"type": "string"}}}}]"#,
     )
     .unwrap();
     let out = run(&["--file", path.to_str().unwrap(), "--format", "json"]);
     assert_eq!(
         finding_lines(&json_of(&out)),
-        ["get_weather/city [missing_description]"]
+        ["get_weather/since [missing_description]"]
     );
 }
 
@@ -394,7 +418,8 @@ fn a_stdio_server_is_paged_through_and_dumped() {
         "-c",
         PAGED_SERVER,
     ]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    // The one finding is advice.
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let report = json_of(&out);
     assert_eq!(report["tools"], 3);
     assert_eq!(report["server"]["name"], "paged");

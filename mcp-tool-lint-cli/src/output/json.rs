@@ -14,6 +14,7 @@ pub fn render(catalog: &Catalog, outcome: &Outcome) -> Value {
         "token_budget": outcome.token_budget,
         "findings": outcome.findings.iter().map(|f| json!({
             "lint": f.lint,
+            "level": f.level.name(),
             "tools": f.tools,
             "param": f.param,
             "locations": f.locations(),

@@ -29,7 +29,7 @@ pub fn render(outcome: &Outcome) -> Value {
             json!({
                 "ruleId": f.lint,
                 "ruleIndex": index,
-                "level": "warning",
+                "level": match f.level { mcp_tool_lint::Level::Error => "error", mcp_tool_lint::Level::Advice => "note" },
                 "message": {"text": format!("{}\nhelp: {}", f.message, f.help)},
                 "locations": [{
                     "logicalLocations": f.locations().into_iter().map(|l| json!({

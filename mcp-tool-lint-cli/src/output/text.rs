@@ -12,8 +12,12 @@ pub fn render(catalog: &Catalog, outcome: &Outcome) -> String {
     for f in &outcome.findings {
         let _ = writeln!(
             out,
-            "{}: [{}] {}\n  help: {}\n",
+            "{}: {}[{}] {}\n  help: {}\n",
             f.locations().join(", "),
+            match f.level {
+                mcp_tool_lint::Level::Error => "error",
+                mcp_tool_lint::Level::Advice => "note",
+            },
             f.lint,
             f.message,
             f.help
@@ -36,10 +40,16 @@ pub fn render(catalog: &Catalog, outcome: &Outcome) -> String {
         *per_lint.entry(f.lint).or_default() += 1;
     }
     let silenced: usize = outcome.allows.iter().map(|u| u.suppressed).sum();
+    let errors = outcome
+        .findings
+        .iter()
+        .filter(|f| f.level == mcp_tool_lint::Level::Error)
+        .count();
     let _ = writeln!(
         out,
-        "{} finding(s) on {} tool(s){}; {} of {} catalog tokens{}",
+        "{} finding(s) ({errors} error(s), {} note(s)) on {} tool(s){}; {} of {} catalog tokens{}",
         outcome.findings.len(),
+        outcome.findings.len() - errors,
         catalog.tools.len(),
         if per_lint.is_empty() {
             String::new()

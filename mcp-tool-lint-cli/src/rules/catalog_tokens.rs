@@ -58,6 +58,7 @@ pub fn check(tools: &[&Value], tokens: usize, budget: usize) -> Option<Finding> 
         .collect::<Vec<_>>()
         .join(", ");
     Some(Finding {
+        level: mcp_tool_lint::Level::Advice,
         lint: NAME,
         tools: Vec::new(),
         param: None,

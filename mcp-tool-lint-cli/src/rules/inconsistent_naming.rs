@@ -79,6 +79,7 @@ fn case_findings(names: &[&str]) -> Vec<Finding> {
         .iter()
         .filter(|(_, s)| *s != main)
         .map(|(n, s)| Finding {
+            level: mcp_tool_lint::Level::Advice,
             lint: NAME,
             tools: vec![n.to_string()],
             param: None,
@@ -116,11 +117,18 @@ fn prefix_findings(names: &[&str]) -> Vec<Finding> {
     if shared < MIN_PREFIXED || shared * 2 <= names.len() || shared == names.len() {
         return Vec::new();
     }
+    // A first word that other tools share too is a namespace of its own (`confluence_*` beside
+    // `jira_*`): a server may have several.
+    let namespace = |w: &str| {
+        !VERBS.contains(&w) && firsts.iter().flatten().filter(|f| f.as_str() == w).count() >= 2
+    };
     names
         .iter()
         .zip(&firsts)
         .filter(|(_, first)| first.as_deref() != Some(prefix))
+        .filter(|(_, first)| !first.as_deref().is_some_and(namespace))
         .map(|(n, _)| Finding {
+            level: mcp_tool_lint::Level::Advice,
             lint: NAME,
             tools: vec![n.to_string()],
             param: None,

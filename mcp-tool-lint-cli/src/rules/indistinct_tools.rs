@@ -54,12 +54,26 @@ pub fn pairs<'a>(tools: &[&'a Value]) -> Vec<(&'a str, &'a str, f64)> {
     out
 }
 
-/// A finding for every pair at or above [`THRESHOLD`].
+/// Whether the names already tell the two apart by what they do (`get_block_children` and
+/// `patch_block_children`): a model that knows which action it wants needs no description
+/// to choose.
+fn different_actions(a: &str, b: &str) -> bool {
+    let verb = |n: &str| {
+        super::words::name_words(n)
+            .into_iter()
+            .find(|w| mcp_tool_lint::is_verb(w))
+    };
+    matches!((verb(a), verb(b)), (Some(x), Some(y)) if x != y)
+}
+
+/// A finding for every pair at or above [`THRESHOLD`] whose names do not differ in action.
 pub fn check(tools: &[&Value]) -> Vec<Finding> {
     pairs(tools)
         .into_iter()
         .filter(|(_, _, s)| *s >= THRESHOLD)
+        .filter(|(a, b, _)| !different_actions(a, b))
         .map(|(a, b, s)| Finding {
+            level: mcp_tool_lint::Level::Advice,
             lint: NAME,
             tools: vec![a.to_string(), b.to_string()],
             param: None,

@@ -4,6 +4,7 @@
 pub mod catalog_tokens;
 pub mod inconsistent_naming;
 pub mod indistinct_tools;
+pub mod probed_strictness;
 pub mod tool_design;
 pub mod words;
 

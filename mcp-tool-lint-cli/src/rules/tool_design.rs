@@ -55,6 +55,7 @@ pub fn check(tool: &Value) -> Vec<Finding> {
                 f.fix_for_schema()
             );
             Some(Finding {
+                level: f.level,
                 lint,
                 tools: vec![name.to_string()],
                 param,
