@@ -388,21 +388,34 @@ fn connection_errors_exit_2_with_a_message() {
     );
 }
 
+/// A stdio server in a few lines of shell: answers `initialize` as `name`, then each line
+/// through the `case` arms of `cases`; `id "$line"` is the request's id.
+fn shell_server(name: &str, cases: &str) -> String {
+    format!(
+        r#"
+id() {{ printf '%s' "$1" | sed -n 's/.*"id":\([0-9]*\).*/\1/p'; }}
+read -r line
+printf '{{"jsonrpc":"2.0","id":%s,"result":{{"protocolVersion":"2025-06-18","capabilities":{{"tools":{{}}}},"serverInfo":{{"name":"{name}","version":"1.0"}}}}}}\n' "$(id "$line")"
+while read -r line; do
+  case $line in{cases}  esac
+done
+"#
+    )
+}
+
 /// A stdio server in a few lines of shell: answers `initialize`, then two pages of
 /// `tools/list` (the first with a `nextCursor`), echoing each request's id.
-const PAGED_SERVER: &str = r#"
-id() { printf '%s' "$1" | sed -n 's/.*"id":\([0-9]*\).*/\1/p'; }
-read -r line
-printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"paged","version":"1.0"}}}\n' "$(id "$line")"
-while read -r line; do
-  case $line in
+fn paged_server() -> String {
+    shell_server(
+        "paged",
+        r#"
     *'"tools/list"'*'"cursor"'*)
       printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"getWeather","description":"Current weather for a city.","inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"City name."}}}}]}}\n' "$(id "$line")" ;;
     *'"tools/list"'*)
       printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"get_forecast","description":"Forecast for a city, by day.","inputSchema":{"type":"object","properties":{"city":{"type":"string","description":"City name."}}}},{"name":"get_alerts","description":"Weather alerts in force for a region.","inputSchema":{"type":"object","properties":{"region":{"type":"string","description":"Region code."}}}}],"nextCursor":"page2"}}\n' "$(id "$line")" ;;
-  esac
-done
-"#;
+"#,
+    )
+}
 
 #[test]
 fn a_stdio_server_is_paged_through_and_dumped() {
@@ -416,7 +429,7 @@ fn a_stdio_server_is_paged_through_and_dumped() {
         "--",
         "sh",
         "-c",
-        PAGED_SERVER,
+        &paged_server(),
     ]);
     // The one finding is advice.
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -434,6 +447,72 @@ fn a_stdio_server_is_paged_through_and_dumped() {
     // The dump reads back as the same catalog.
     let again = run(&["--file", dumped.to_str().unwrap(), "--format", "json"]);
     assert_eq!(json_of(&again), report);
+}
+
+/// A stdio server with a tool that refuses unknown keys (as zod's `.strict()` words it), one
+/// that ignores them, and one with nothing to make invalid; it records every call it gets.
+fn probed_server() -> String {
+    shell_server(
+        "probed",
+        r#"
+    *'"tools/list"'*)
+      printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"get_page","description":"One page by id.","inputSchema":{"type":"object","required":["page_id"],"properties":{"page_id":{"type":"string","description":"Page id."}},"additionalProperties":false}},{"name":"search_pages","description":"Pages whose title matches.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"Words of the title."}},"additionalProperties":false}},{"name":"list_pages","description":"Every open page.","inputSchema":{"type":"object","properties":{}}}]}}\n' "$(id "$line")" ;;
+    *'"tools/call"'*)
+      echo "$line" >> "$CALLS"
+      case $line in
+        *'"get_page"'*) text='Input validation error: page_id: expected string, received undefined, Unrecognized key: \"mcp_tool_lint_probe\"' ;;
+        *) text='Input validation error: query: expected string, received object' ;;
+      esac
+      printf '{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"%s"}],"isError":true}}\n' "$(id "$line")" "$text" ;;
+"#,
+    )
+}
+
+#[test]
+fn probe_finds_the_tools_that_refuse_an_unknown_key_without_running_any() {
+    let dir = tempfile::tempdir().unwrap();
+    let calls = dir.path().join("calls.log");
+    let dumped = dir.path().join("probed.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_mcp-tool-lint"))
+        .args(["--probe", "--format", "json", "--dump"])
+        .arg(&dumped)
+        .args(["--", "sh", "-c", &probed_server()])
+        .env("CALLS", &calls)
+        .output()
+        .unwrap();
+    let report = json_of(&out);
+    assert_eq!(
+        finding_lines(&report),
+        ["get_page [false_strictness]"],
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(report["findings"][0]["level"], "error");
+    assert_eq!(out.status.code(), Some(1));
+    // Each call carries the probe key and cannot run its tool; the tool with nothing to make
+    // invalid is not called at all.
+    let log = std::fs::read_to_string(&calls).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    assert!(lines.iter().all(|l| l.contains("mcp_tool_lint_probe")));
+    assert!(lines[0].contains("get_page") && !lines[0].contains("page_id"));
+    assert!(lines[1].contains("search_pages") && lines[1].contains(r#""query":{"#));
+    assert!(!log.contains("list_pages"));
+    // The dump keeps the evidence: linting it again gives the same finding.
+    let again = run(&["--file", dumped.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(
+        finding_lines(&json_of(&again)),
+        ["get_page [false_strictness]"]
+    );
+    // Without --probe nothing is called and nothing is found.
+    std::fs::remove_file(&calls).unwrap();
+    let plain = Command::new(env!("CARGO_BIN_EXE_mcp-tool-lint"))
+        .args(["--format", "json", "--", "sh", "-c", &probed_server()])
+        .env("CALLS", &calls)
+        .output()
+        .unwrap();
+    assert!(finding_lines(&json_of(&plain)).is_empty());
+    assert!(!calls.exists());
 }
 
 #[test]

@@ -21,6 +21,9 @@ declare -A LINT_NPM_SERVERS=(
   [memory]="@modelcontextprotocol/server-memory@2026.8.31"
   [everything]="@modelcontextprotocol/server-everything@2026.8.31"
   [playwright]="@playwright/mcp@0.0.83"
+  # Probed for false_strictness only (real-servers-check.sh): the version of
+  # mcp-tool-lint-cli/eval/dumps/chrome-devtools-mcp.json.
+  [chrome-devtools]="chrome-devtools-mcp@1.11.0"
 )
 declare -A LINT_PYPI_SERVERS=(
   [git]="mcp-server-git==2026.10.19"
@@ -55,6 +58,7 @@ lint_server_cmd() {
     memory) printf '%s\n' "$CLIENTS_NODE" "$modules/@modelcontextprotocol/server-memory/dist/index.js" ;;
     everything) printf '%s\n' "$CLIENTS_NODE" "$modules/@modelcontextprotocol/server-everything/dist/index.js" stdio ;;
     playwright) printf '%s\n' "$CLIENTS_NODE" "$modules/@playwright/mcp/cli.js" --headless ;;
+    chrome-devtools) printf '%s\n' "$CLIENTS_NODE" "$modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js" ;;
     git | fetch | time) printf '%s\n' "$LINT_SERVERS_HOME/venv/bin/mcp-server-$1" ;;
     *) echo "lint_server_cmd: unknown server $1" >&2; return 2 ;;
   esac

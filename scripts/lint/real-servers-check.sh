@@ -59,9 +59,37 @@ for server in "${servers[@]}"; do
     echo "real-servers-check: $server: $(wc -l < "$work/$server.found") finding(s), as judged" >&2
   fi
 done
+# --probe against servers others wrote: chrome-devtools-mcp refuses an unknown key (zod
+# .strict()) on exactly the tools its judged dump records, and Playwright's MCP, whose schemas
+# say `additionalProperties: false` too, drops it: no false_strictness there.
+strict_tools() {
+  "$CLIENTS_PY" -c '
+import json, sys
+print("\n".join(sorted(f["tools"][0] for f in json.load(sys.stdin)["findings"] if f["lint"] == "false_strictness")))'
+}
+for server in chrome-devtools playwright; do
+  mapfile -t cmd < <(lint_server_cmd "$server")
+  (cd "$work" && "$lint" --probe --format json -- "${cmd[@]}") > "$work/$server.probe" || true
+  strict_tools < "$work/$server.probe" > "$work/$server.strict"
+done
+"$CLIENTS_PY" -c '
+import json, sys
+probes = json.load(open(sys.argv[1]))["x-mcp-tool-lint-probes"]
+print("\n".join(sorted(t for t, refused in probes.items() if refused)))' \
+  "$root/mcp-tool-lint-cli/eval/dumps/chrome-devtools-mcp.json" > "$work/chrome-devtools.judged"
+if [[ ! -s $work/chrome-devtools.strict ]] || ! diff -u "$work/chrome-devtools.judged" "$work/chrome-devtools.strict" >&2; then
+  echo "real-servers-check: chrome-devtools-mcp --probe: false_strictness differs from the judged dump (above)" >&2
+  failed=1
+elif [[ -s $work/playwright.strict ]]; then
+  echo "real-servers-check: playwright --probe: false_strictness on a server that drops unknown keys:" >&2
+  cat "$work/playwright.strict" >&2
+  failed=1
+else
+  echo "real-servers-check: --probe: chrome-devtools-mcp $(wc -l < "$work/chrome-devtools.strict") strict tools, as judged; playwright none" >&2
+fi
 # This project's servers, built by scripts/clients/install.sh's build_servers.
 build_servers
-if (cd "$work" && "$lint" -- "$BIN_DIR/hello_tools") > "$work/hello.txt"; then
+if (cd "$work" && "$lint" --deny-advice -- "$BIN_DIR/hello_tools") > "$work/hello.txt"; then
   echo "real-servers-check: hello_tools: clean" >&2
 else
   cat "$work/hello.txt" >&2
