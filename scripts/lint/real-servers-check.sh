@@ -65,7 +65,7 @@ done
 strict_tools() {
   "$CLIENTS_PY" -c '
 import json, sys
-print("\n".join(sorted(f["tools"][0] for f in json.load(sys.stdin)["findings"] if f["lint"] == "false_strictness")))'
+sys.stdout.write("".join(t + "\n" for t in sorted(f["tools"][0] for f in json.load(sys.stdin)["findings"] if f["lint"] == "false_strictness")))'
 }
 for server in chrome-devtools playwright; do
   mapfile -t cmd < <(lint_server_cmd "$server")
@@ -75,7 +75,7 @@ done
 "$CLIENTS_PY" -c '
 import json, sys
 probes = json.load(open(sys.argv[1]))["x-mcp-tool-lint-probes"]
-print("\n".join(sorted(t for t, refused in probes.items() if refused)))' \
+sys.stdout.write("".join(t + "\n" for t in sorted(t for t, refused in probes.items() if refused)))' \
   "$root/mcp-tool-lint-cli/eval/dumps/chrome-devtools-mcp.json" > "$work/chrome-devtools.judged"
 if [[ ! -s $work/chrome-devtools.strict ]] || ! diff -u "$work/chrome-devtools.judged" "$work/chrome-devtools.strict" >&2; then
   echo "real-servers-check: chrome-devtools-mcp --probe: false_strictness differs from the judged dump (above)" >&2
