@@ -554,3 +554,25 @@ fn serve_answers_a_batch_read_from_a_file_with_data_then_exits() {
     let stdin = std::fs::File::open(&requests).unwrap();
     assert_batch_answered(&tree, stdin.into());
 }
+
+/// `agtrace call ... | head -c 300` once `head` has its bytes: stdout's reader is gone. The
+/// command ends without a panic or a word, with SIGPIPE's status as a shell shows it.
+#[cfg(unix)]
+#[test]
+fn output_to_a_closed_pipe_ends_quietly() {
+    let tree = SampleTree::copy();
+    for args in [&["call", "list_sessions", "{}"][..], &["tools"]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_agtrace"))
+            .args(tree.flags())
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+        assert_eq!(out.status.code(), Some(141), "{args:?}");
+    }
+}
