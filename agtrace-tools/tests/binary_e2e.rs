@@ -465,3 +465,114 @@ fn serve_answers_requests_read_from_a_file() {
     let out = String::from_utf8(out.stdout).unwrap();
     assert_eq!(answered(&out), (vec![json!(1), json!(2)], true));
 }
+
+/// A batch a client pipes in and then closes its end: the handshake and a call that has to
+/// wait for the index.
+const BATCH: &str = concat!(
+    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"batch","version":"1"}}}"#,
+    "\n",
+    r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    "\n",
+    r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list_sessions","arguments":{"limit":50}}}"#,
+    "\n",
+);
+
+/// Serves [`BATCH`] on `stdin` (closed once written, if it is a pipe), reading stdout as it
+/// comes: the answer to the call, and how long after it the server exited.
+fn serve_batch(tree: &SampleTree, stdin: std::process::Stdio) -> (Value, std::time::Duration) {
+    use std::io::{BufRead, BufReader, Write};
+    use std::time::{Duration, Instant};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agtrace"))
+        .args(tree.flags())
+        .arg("serve")
+        .stdin(stdin)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    if let Some(mut input) = child.stdin.take() {
+        input.write_all(BATCH.as_bytes()).unwrap();
+        // Dropped: `printf` has exited, the pipe is closed.
+    }
+    let mut answers = BufReader::new(child.stdout.take().unwrap()).lines();
+    let call = loop {
+        let line = answers
+            .next()
+            .expect("the server ended without answering the call")
+            .unwrap();
+        let message: Value = serde_json::from_str(&line).unwrap();
+        if message["id"] == json!(2) {
+            break message;
+        }
+    };
+    let answered_at = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if answered_at.elapsed() > Duration::from_secs(30) {
+            child.kill().unwrap();
+            panic!("the server still runs 30 s after its last answer");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert!(status.success(), "{status}");
+    assert!(
+        answers.next().is_none(),
+        "nothing is written after the last answer"
+    );
+    (call, answered_at.elapsed())
+}
+
+fn assert_batch_answered(tree: &SampleTree, stdin: std::process::Stdio) {
+    let (call, exited_after) = serve_batch(tree, stdin);
+    let envelope = &call["result"]["structuredContent"];
+    assert_eq!(envelope["status"], "ok", "{call}");
+    assert!(
+        !session_ids(&envelope["data"]).is_empty(),
+        "the sessions of the samples: {call}"
+    );
+    assert!(
+        exited_after < std::time::Duration::from_secs(1),
+        "the server exited {exited_after:?} after its last answer"
+    );
+}
+
+/// `printf '...' | agtrace serve`: stdin ends right after the last request, before the
+/// index is ready; the call still gets its data, then the server exits.
+#[test]
+fn serve_answers_a_piped_batch_with_data_then_exits() {
+    assert_batch_answered(&SampleTree::copy(), std::process::Stdio::piped());
+}
+
+/// `agtrace serve < batch.jsonl`: the same from a file.
+#[test]
+fn serve_answers_a_batch_read_from_a_file_with_data_then_exits() {
+    let tree = SampleTree::copy();
+    let requests = tree.data.with_extension("batch.jsonl");
+    std::fs::write(&requests, BATCH).unwrap();
+    let stdin = std::fs::File::open(&requests).unwrap();
+    assert_batch_answered(&tree, stdin.into());
+}
+
+/// `agtrace call ... | head -c 300` once `head` has its bytes: stdout's reader is gone. The
+/// command ends without a panic or a word, with SIGPIPE's status as a shell shows it.
+#[cfg(unix)]
+#[test]
+fn output_to_a_closed_pipe_ends_quietly() {
+    let tree = SampleTree::copy();
+    for args in [&["call", "list_sessions", "{}"][..], &["tools"]] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_agtrace"))
+            .args(tree.flags())
+            .args(args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(stderr, "", "{args:?}");
+        assert_eq!(out.status.code(), Some(141), "{args:?}");
+    }
+}

@@ -1,12 +1,14 @@
 //! The real `agtrace serve` over stdio, on a session log large enough that parsing it takes
-//! seconds: a cancelled call stops burning CPU and the server answers the next call; a server
-//! whose stdin closes with a call in flight exits within a second.
+//! seconds: a cancelled call stops burning CPU and the server answers the next call; a call in
+//! flight when stdin closes is answered, then the server exits; a server whose client hangs
+//! up (closes stdout too) with a call in flight exits within a second.
 //!
 //! CPU is read from `/proc/PID/stat`, so these run on Linux only.
 #![cfg(target_os = "linux")]
 
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::net::UnixStream;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -45,21 +47,43 @@ impl Tree {
     }
 
     /// `agtrace serve` with no session cache (each call parses the log again) and no
-    /// background re-index, initialized.
+    /// background re-index, initialized; its stdout a pipe.
     fn serve(&self) -> Server {
+        self.serve_to(None)
+    }
+
+    /// [`serve`](Self::serve), its stdout a Unix socket (as Node makes them), whose end here
+    /// the test can shut down while a thread reads it: a client hanging up.
+    fn serve_to_socket(&self) -> Server {
+        let (ours, theirs) = UnixStream::pair().unwrap();
+        self.serve_to(Some((ours, theirs)))
+    }
+
+    fn serve_to(&self, socket: Option<(UnixStream, UnixStream)>) -> Server {
         let d = self.dir.path();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_agtrace"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_agtrace"));
+        command
             .arg(format!("--claude-dir={}", d.join("claude").display()))
             .arg(format!("--codex-dir={}", d.join("codex").display()))
             .arg(format!("--gemini-dir={}", d.join("gemini").display()))
             .arg(format!("--data-dir={}", d.join("data").display()))
             .args(["--session-cache-mb=0", "serve", "--refresh-secs=0"])
             .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
+            .stderr(Stdio::null());
+        let hang_up = socket.map(|(ours, theirs)| {
+            command.stdout(std::os::fd::OwnedFd::from(theirs));
+            ours
+        });
+        if hang_up.is_none() {
+            command.stdout(Stdio::piped());
+        }
+        let mut child = command.spawn().unwrap();
+        let output: Box<dyn Read + Send> = match (child.stdout.take(), &hang_up) {
+            (Some(pipe), _) => Box::new(pipe),
+            (None, Some(socket)) => Box::new(socket.try_clone().unwrap()),
+            (None, None) => unreachable!("stdout is a pipe or a socket"),
+        };
+        let stdout = BufReader::new(output);
         let (tx, messages) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             for line in stdout.lines() {
@@ -76,6 +100,7 @@ impl Tree {
         let mut server = Server {
             child,
             stdin,
+            hang_up,
             messages,
         };
         server.send(
@@ -96,6 +121,8 @@ impl Tree {
 struct Server {
     child: Child,
     stdin: Option<ChildStdin>,
+    /// This side of a socket stdout ([`Tree::serve_to_socket`]).
+    hang_up: Option<UnixStream>,
     messages: Receiver<Value>,
 }
 
@@ -139,6 +166,20 @@ impl Server {
         let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
         // USER_HZ is 100 on every Linux ABI in use.
         Duration::from_millis(ticks * 10)
+    }
+
+    /// Waits until the server exits, at most `within` after `since`: its status and when.
+    fn exit(&mut self, since: Instant, within: Duration) -> (std::process::ExitStatus, Instant) {
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return (status, Instant::now());
+            }
+            assert!(
+                since.elapsed() < within,
+                "the server still runs {within:?} later"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 
     /// Waits until the server has burnt `amount` of CPU beyond `from`: the call is at work.
@@ -196,30 +237,51 @@ fn a_cancelled_call_stops_its_work_and_the_server_answers_the_next_call() {
     );
 }
 
+/// A client that sent its last request and closed stdin still reads the answers: the call
+/// in flight is answered with its data, then the server exits.
 #[test]
-fn the_server_exits_within_a_second_of_its_stdin_closing_with_a_call_in_flight() {
+fn a_call_in_flight_when_stdin_closes_is_answered_then_the_server_exits() {
     let tree = Tree::new();
     let mut server = tree.serve();
     let idle = server.cpu();
     server.call(1, "get_session_summary", json!({"session_id": SESSION}));
     server.busy_for(idle, Duration::from_millis(300));
 
-    let closed_at = Instant::now();
     drop(server.stdin.take());
-    let status = loop {
-        if let Some(status) = server.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            closed_at.elapsed() < Duration::from_secs(30),
-            "the server still runs 30 s after its stdin closed"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let took = closed_at.elapsed();
+    let (answer, _) = server.answer(1, Duration::from_secs(120));
+    let answered_at = Instant::now();
+    let envelope = &answer["result"]["structuredContent"];
+    assert_eq!(envelope["status"], "ok", "{answer}");
+    assert_eq!(envelope["data"]["session_id"], SESSION, "{answer}");
+    let (status, exited_at) = server.exit(answered_at, Duration::from_secs(30));
     assert!(status.success(), "{status}");
+    let took = exited_at - answered_at;
     assert!(
         took < Duration::from_secs(1),
-        "the server exited {took:?} after its stdin closed"
+        "the server exited {took:?} after its last answer"
+    );
+}
+
+/// A client that exits closes stdin and its end of stdout: nobody will read the answer, so the
+/// call stops and the server exits at once.
+#[test]
+fn the_server_exits_within_a_second_of_its_client_hanging_up_with_a_call_in_flight() {
+    let tree = Tree::new();
+    let mut server = tree.serve_to_socket();
+    let idle = server.cpu();
+    server.call(1, "get_session_summary", json!({"session_id": SESSION}));
+    server.busy_for(idle, Duration::from_millis(300));
+
+    let closed_at = Instant::now();
+    drop(server.stdin.take());
+    let socket = server.hang_up.take().unwrap();
+    socket.shutdown(std::net::Shutdown::Both).unwrap();
+    drop(socket);
+    let (status, exited_at) = server.exit(closed_at, Duration::from_secs(30));
+    assert!(status.success(), "{status}");
+    let took = exited_at - closed_at;
+    assert!(
+        took < Duration::from_secs(1),
+        "the server exited {took:?} after its client hung up"
     );
 }

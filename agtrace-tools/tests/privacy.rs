@@ -268,10 +268,18 @@ async fn errors_and_notes_never_carry_an_absolute_log_path() {
 }
 
 /// Every secret format masked by default, each marked `PLANTED` to be found in an answer.
+/// (Basic credentials are base64, so no `PLANTED` shows in them; their kind is looked for.)
 const PLANTED: &str = "sk-ant-api03-PLANTEDanthropic0000000000 sk-proj-PLANTEDopenai00000000000000 \
-ghp_PLANTEDgithub000000000000000000000 github_pat_PLANTEDgithubpat0000000000 AKIAPLANTED0000AWS00 \
+ghp_PLANTEDgithub000000000000000000000 github_pat_PLANTEDgithubpat0000000000 AKIAPLANTED2222AWS22 \
 xoxb-PLANTED-slack-000 Authorization: Bearer PLANTEDbearer000000000 \
------BEGIN RSA PRIVATE KEY----- MIIEPLANTEDkey -----END RSA PRIVATE KEY-----";
+-----BEGIN RSA PRIVATE KEY----- MIIEPLANTEDkey -----END RSA PRIVATE KEY----- \
+eyJhbGciOiJIUzI1NiJ9.eyJQTEFOVEVEIjoxfQ.PLANTEDjwtSignature000000 \
+postgres://app:PLANTEDdbpw@db.internal/app DB_PASSWORD=PLANTEDenvpw \
+aws_secret_access_key=PLANTEDawsSecret000000000000000000000000 \
+AIzaPLANTEDgoogle0000000000000000000000 sk_live_PLANTEDstripe000000000000 \
+https://hooks.slack.com/services/TPLANTED0/BPLANTED0/PLANTEDwebhook0000000000 \
+npm_PLANTEDnpm00000000000000000000000000 hf_PLANTEDhuggingface0000000000000000 \
+glpat-PLANTEDgitlab0000000 Authorization: Basic dXNlcjpwYXNzd29yZA==";
 
 /// The text of every answer of every tool (all pages) over every sample session, with
 /// secrets planted into text of all three providers' logs.
@@ -396,6 +404,16 @@ async fn planted_secrets_never_come_back_unmasked() {
         "slack_token",
         "bearer_token",
         "private_key",
+        "jwt",
+        "password",
+        "aws_secret_access_key",
+        "google_api_key",
+        "stripe_key",
+        "slack_webhook",
+        "npm_token",
+        "huggingface_token",
+        "gitlab_token",
+        "basic_auth",
     ] {
         assert!(
             all.contains(&format!("[REDACTED:{kind}]")),
@@ -411,7 +429,7 @@ async fn planted_secrets_come_back_when_asked_for() {
     assert!(!all.contains("[REDACTED:"), "masked although asked for");
     for secret in [
         "sk-ant-api03-PLANTEDanthropic",
-        "AKIAPLANTED0000AWS0",
+        "AKIAPLANTED2222AWS22",
         "MIIEPLANTEDkey",
     ] {
         assert!(all.contains(secret), "{secret} is not shown");

@@ -205,3 +205,65 @@ async fn mangled_and_misused_cursors_are_invalid_cursor() {
         assert_eq!(error_code(&foreign), "invalid_cursor", "{tool}");
     }
 }
+
+/// Clients that make every parameter required (OpenAI strict mode) send `"cursor": ""` for
+/// the first page: it is the first page, as an omitted cursor is, for every paginated tool.
+#[tokio::test]
+async fn an_empty_cursor_is_the_first_page() {
+    let s = samples().await;
+    let c = &s.client;
+    let cases: [(&str, Value); 9] = [
+        ("list_sessions", json!({"limit": 2})),
+        (
+            "get_session_turns",
+            json!({"session_id": CODEX_ID, "limit": 1}),
+        ),
+        (
+            "get_turn_steps",
+            json!({"session_id": CODEX_ID, "turn_index": 1, "limit": 1}),
+        ),
+        (
+            "search_event_previews",
+            json!({"query": "hoge", "limit": 1}),
+        ),
+        ("get_project_info", json!({"limit": 1})),
+        (
+            "get_project_costs",
+            json!({"group_by": "session", "limit": 1}),
+        ),
+        ("list_file_history", json!({"path": "**/*", "limit": 1})),
+        ("get_session_full", json!({"session_id": CODEX_ID})),
+        (
+            "get_event_details",
+            json!({"session_id": CODEX_ID, "event_index": 0}),
+        ),
+    ];
+    let paginated = s
+        .server
+        .definitions()
+        .filter(|d| d.paginated)
+        .map(|d| d.name);
+    assert_rows_cover("empty cursors", cases.iter().map(|(t, _)| *t), paginated);
+    for (tool, args) in cases {
+        let omitted = c.call(tool, args.clone()).await;
+        for blank in ["", "  "] {
+            let mut with_blank = args.clone();
+            with_blank["cursor"] = json!(blank);
+            let answer = c.call(tool, with_blank).await;
+            assert!(
+                answer.is_ok(),
+                "{tool} with cursor {blank:?}: {}",
+                answer.envelope
+            );
+            assert_eq!(
+                answer.data(),
+                omitted.data(),
+                "{tool} with cursor {blank:?}"
+            );
+            assert_eq!(
+                answer.envelope["pagination"], omitted.envelope["pagination"],
+                "{tool} with cursor {blank:?}"
+            );
+        }
+    }
+}

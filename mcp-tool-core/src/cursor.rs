@@ -157,6 +157,19 @@ pub(crate) fn decode(keys: &SigningKeys, text: &str) -> Result<Decoded, ToolErro
     })
 }
 
+/// Drops a blank `cursor` argument (`""`, or only whitespace): it asks for the first page,
+/// as an omitted one does. Clients that make every parameter required (OpenAI's strict
+/// function calling, Agents SDK tools) have the model fill an optional cursor with `""`.
+/// Done before the fingerprint and the checks, and before the tool's arguments are
+/// deserialized: no tool sees a blank cursor, none needs to handle it.
+pub(crate) fn drop_blank(arguments: &mut Map<String, Value>) {
+    if let Some(Value::String(text)) = arguments.get("cursor")
+        && text.trim().is_empty()
+    {
+        arguments.remove("cursor");
+    }
+}
+
 /// Fingerprint of the query a call makes: its declared arguments with schema defaults filled
 /// in, nulls dropped, and the page-shaping arguments (`cursor`, `limit`) left out. Equal queries
 /// written differently (an omitted default, an explicit `null`, an ignored unknown argument)
@@ -267,6 +280,20 @@ mod tests {
         assert_eq!(a, b);
         let c = fingerprint(&obj(json!({"query": "y"})), &defaults, &declared());
         assert_ne!(a, c);
+    }
+
+    #[test]
+    fn a_blank_cursor_is_no_cursor_and_any_other_stays() {
+        for blank in ["", " ", "\t\n "] {
+            let mut arguments = obj(json!({"query": "x", "cursor": blank}));
+            drop_blank(&mut arguments);
+            assert_eq!(arguments, obj(json!({"query": "x"})), "{blank:?}");
+        }
+        for kept in [json!("x"), json!(" x "), json!(null), json!(0)] {
+            let mut arguments = obj(json!({"cursor": kept.clone()}));
+            drop_blank(&mut arguments);
+            assert_eq!(arguments, obj(json!({"cursor": kept})));
+        }
     }
 
     #[test]

@@ -120,10 +120,13 @@ impl ToolServer {
     async fn answer(
         &self,
         prepared: &Prepared,
-        arguments: Map<String, Value>,
+        mut arguments: Map<String, Value>,
         context: ToolContext,
     ) -> Envelope {
         let def = prepared.def;
+        if def.paginated {
+            cursor::drop_blank(&mut arguments);
+        }
         let mut warnings: Vec<String> = arguments
             .keys()
             .filter(|k| !prepared.parameters.iter().any(|p| p == *k))

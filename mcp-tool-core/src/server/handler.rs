@@ -3,6 +3,7 @@
 
 use super::ToolServer;
 use super::input_required::{InputRound, missing_capability_error};
+use super::session_transport::SessionTransport;
 use super::task_store::TaskStore;
 use super::tasks::{Switch, TaskCall, TaskLink, task_required_error};
 use crate::context::{ClientBudget, LevelFilter, LogLevel, ToolContext};
@@ -13,8 +14,6 @@ use rmcp::model::{
     ProtocolVersion, ServerConfig, SetLevelRequestParams, Tool, UpdateTaskMethod, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
-use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
-use rmcp::transport::{IntoTransport, Transport};
 use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
 use serde_json::json;
 use std::borrow::Cow;
@@ -26,8 +25,8 @@ use tokio_util::sync::CancellationToken;
 pub(crate) struct Handler {
     server: ToolServer,
     level: LevelFilter,
-    /// Cancelled when the session ends, and with it every call in flight: rmcp cancels them
-    /// only after waiting (5 s after stdin closes) for their answers, which nobody reads.
+    /// Cancelled when the session ends, and with it every call in flight (tasks included):
+    /// a call outliving its session could answer nobody.
     session: CancellationToken,
 }
 
@@ -40,72 +39,28 @@ impl Handler {
         }
     }
 
-    /// `transport`, ending this handler's session (and cancelling its calls in flight) as soon
-    /// as its input ends, it is closed, or the session drops it. Serve over this rather than
-    /// the bare transport: then a server whose stdin closes exits at once, even with a long
-    /// call in flight.
+    /// `transport`, ending this handler's session (and cancelling its calls in flight) when
+    /// the session is over: its input ended and every request read before is answered, or
+    /// the client went away ([`super::session_transport`]). Serve over this rather than the
+    /// bare transport, so that rmcp does not drop the answers of calls still running when
+    /// the input ends.
     pub fn session_transport<T>(&self, transport: T) -> SessionTransport<T> {
-        SessionTransport {
-            transport,
-            session: self.session.clone(),
-        }
-    }
-}
-
-/// A transport to be served by a [`Handler`], ending its session with its input; see
-/// [`Handler::session_transport`].
-pub(crate) struct SessionTransport<T> {
-    transport: T,
-    session: CancellationToken,
-}
-
-impl<T, E, A> IntoTransport<RoleServer, E, A> for SessionTransport<T>
-where
-    T: IntoTransport<RoleServer, E, A>,
-    E: std::error::Error + Send + Sync + 'static,
-{
-    fn into_transport(self) -> impl Transport<RoleServer, Error = E> + 'static {
-        EndsSession {
-            inner: self.transport.into_transport(),
-            session: self.session,
-        }
-    }
-}
-
-/// The running transport of a [`SessionTransport`].
-struct EndsSession<T> {
-    inner: T,
-    session: CancellationToken,
-}
-
-impl<T: Transport<RoleServer>> Transport<RoleServer> for EndsSession<T> {
-    type Error = T::Error;
-
-    fn send(
-        &mut self,
-        item: TxJsonRpcMessage<RoleServer>,
-    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        self.inner.send(item)
+        SessionTransport::new(transport, self.session.clone())
     }
 
-    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
-        let message = self.inner.receive().await;
-        if message.is_none() {
-            tracing::debug!("input ended: cancelling the calls in flight");
-            self.session.cancel();
-        }
-        message
-    }
-
-    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
-        self.session.cancel();
-        self.inner.close()
-    }
-}
-
-impl<T> Drop for EndsSession<T> {
-    fn drop(&mut self) {
-        self.session.cancel();
+    /// Ends the session (cancelling its calls) when `gone` resolves: the client can no longer
+    /// read the answers. The watch itself ends with the session.
+    pub fn end_session_when(&self, gone: impl Future<Output = ()> + Send + 'static) {
+        let session = self.session.clone();
+        tokio::spawn(async move {
+            tokio::select! {
+                () = gone => {
+                    tracing::debug!("the client closed its end of the output: ending the session");
+                    session.cancel();
+                }
+                () = session.cancelled() => {}
+            }
+        });
     }
 }
 
@@ -396,131 +351,4 @@ pub(crate) fn call_result(envelope: crate::Envelope) -> CallToolResult {
         }
     }
     result
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::registry::{Invocation, ToolDef};
-    use crate::{Output, ToolError};
-    use rmcp::ServiceExt;
-    use std::sync::Mutex;
-    use std::time::{Duration, Instant};
-    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-
-    /// When the blocking loop of the test tool started and stopped.
-    static SPIN: Mutex<(Option<Instant>, Option<Instant>)> = Mutex::new((None, None));
-
-    fn spin_until_cancelled(
-        inv: Invocation,
-    ) -> crate::registry::BoxFuture<Result<Output, ToolError>> {
-        let cancel = inv.context().cancel_token();
-        Box::pin(async move {
-            tokio::task::spawn_blocking(move || {
-                SPIN.lock().unwrap().0 = Some(Instant::now());
-                let deadline = Instant::now() + Duration::from_secs(60);
-                while !cancel.is_cancelled() && Instant::now() < deadline {
-                    std::hint::spin_loop();
-                }
-                SPIN.lock().unwrap().1 = Some(Instant::now());
-            })
-            .await
-            .map_err(|e| ToolError::internal(e.to_string()))?;
-            Output::value("done")
-        })
-    }
-
-    static SPIN_TOOL: ToolDef = ToolDef {
-        name: "compute_until_cancelled",
-        family: "handler_test",
-        title: None,
-        description: "Burn CPU until the call is cancelled.",
-        size_hint: 1024,
-        read_only: true,
-        destructive: false,
-        idempotent: true,
-        open_world: false,
-        paginated: false,
-        input_schema: || json!({"type": "object", "properties": {}}),
-        output_schema: None,
-        injected: &[],
-        exceptions: Vec::new,
-        call: spin_until_cancelled,
-        file: file!(),
-        line: line!(),
-    };
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn the_end_of_input_cancels_the_calls_in_flight_and_ends_the_session() {
-        let server = ToolServer::builder()
-            .with_definitions(vec![&SPIN_TOOL])
-            .build()
-            .unwrap();
-        let (client_io, server_io) = tokio::io::duplex(1 << 16);
-        let handler = Handler::new(server);
-        let session = tokio::spawn(async move {
-            let running = handler
-                .clone()
-                .serve(handler.session_transport(server_io))
-                .await
-                .unwrap();
-            running.waiting().await.unwrap();
-            Instant::now()
-        });
-        let (read, mut write) = tokio::io::split(client_io);
-        let mut lines = BufReader::new(read).lines();
-        for message in [
-            json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-                "protocolVersion": "2025-06-18", "capabilities": {},
-                "clientInfo": {"name": "raw", "version": "1"}}}),
-            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": {"name": "compute_until_cancelled", "arguments": {}}}),
-        ] {
-            write
-                .write_all(format!("{message}\n").as_bytes())
-                .await
-                .unwrap();
-        }
-        let initialized = lines.next_line().await.unwrap().unwrap();
-        assert!(initialized.contains("\"id\":0"), "{initialized}");
-        let t = Instant::now();
-        while SPIN.lock().unwrap().0.is_none() {
-            assert!(
-                t.elapsed() < Duration::from_secs(10),
-                "the tool never started"
-            );
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-
-        // The client goes away: its side of the pipe closes.
-        let closed_at = Instant::now();
-        drop(write);
-        drop(lines);
-        let ended_at = tokio::time::timeout(Duration::from_secs(10), session)
-            .await
-            .expect("the session did not end within 10 s of its input closing")
-            .unwrap();
-        let stopped_at = loop {
-            if let Some(at) = SPIN.lock().unwrap().1 {
-                break at;
-            }
-            assert!(
-                closed_at.elapsed() < Duration::from_secs(10),
-                "the loop never stopped"
-            );
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        };
-        let bound = Duration::from_secs(1);
-        assert!(
-            ended_at - closed_at < bound,
-            "the session ended {:?} after its input closed",
-            ended_at - closed_at
-        );
-        assert!(
-            stopped_at.saturating_duration_since(closed_at) < bound,
-            "the call's blocking work stopped {:?} after the input closed",
-            stopped_at.saturating_duration_since(closed_at)
-        );
-    }
 }

@@ -11,6 +11,7 @@ mod handler;
 mod http_compat;
 mod http_guard;
 pub(crate) mod input_required;
+mod session_transport;
 mod signing;
 mod stateless_http;
 #[cfg(unix)]

@@ -12,6 +12,10 @@
 //! shell that writes to the same pipe after the server exits): [`Restore`] turns it off again
 //! when the session ends. While it runs, nothing else in the process may read stdin or write
 //! stdout, which carries only the protocol anyway.
+//!
+//! Served this way, stdout is also watched ([`output_closed`]): a client that closed its end
+//! (it exited) will read no answer, so its session ends at once instead of after the calls
+//! it left running.
 
 use std::fs::File;
 use std::io;
@@ -39,6 +43,52 @@ pub(super) fn open() -> Option<(Reader, Writer, Restore)> {
         Endpoint::Socket(socket) => Box::new(socket.into_tokio()?),
     };
     Some((reader, writer, restore))
+}
+
+/// Resolves once nobody can read stdout any more (the client closed its end of the pipe or
+/// socket, most likely because it exited); `None` where that cannot be watched. Call after
+/// [`open`] succeeded: stdout is then a pipe or a Unix stream socket.
+pub(super) fn output_closed() -> Option<impl Future<Output = ()> + Send + 'static> {
+    hung_up(io::stdout().as_fd().try_clone_to_owned().ok()?)
+}
+
+/// Resolves once the other end of the pipe or socket `fd` writes to is closed.
+///
+/// A pipe whose readers are all gone polls as `POLLERR`, a socket whose peer closed as
+/// `POLLHUP`; epoll reports both whatever the interest. The interest is writability, edge
+/// triggered: it wakes this when the client reads (cheap, and confirmed with `poll(2)`
+/// before anything is concluded) and when the other end closes, but not, unlike readability,
+/// for a socket whose peer only stopped writing, which tokio would then keep reporting.
+fn hung_up(fd: OwnedFd) -> Option<impl Future<Output = ()> + Send + 'static> {
+    use tokio::io::Interest;
+    use tokio::io::unix::AsyncFd;
+    let interest = Interest::WRITABLE | Interest::ERROR;
+    let watched = AsyncFd::with_interest(fd, interest).ok()?;
+    Some(async move {
+        loop {
+            let Ok(mut ready) = watched.ready(interest).await else {
+                return std::future::pending().await;
+            };
+            if peer_closed(watched.get_ref().as_fd()) {
+                return;
+            }
+            ready.clear_ready();
+            // Should a wake-up ever repeat without a new edge, other tasks still run.
+            tokio::task::yield_now().await;
+        }
+    })
+}
+
+/// Whether `poll(2)` reports the other end of `fd` closed, without waiting.
+fn peer_closed(fd: BorrowedFd<'_>) -> bool {
+    let mut poll = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: 0,
+        revents: 0,
+    };
+    // SAFETY: one pollfd, valid for the call; a timeout of 0 only reads the state.
+    let n = unsafe { libc::poll(&mut poll, 1, 0) };
+    n == 1 && poll.revents & (libc::POLLERR | libc::POLLHUP) != 0
 }
 
 /// A descriptor of its own for stdin's or stdout's open file, by what it is.
@@ -115,5 +165,37 @@ impl Drop for Restore {
             // stdin and stdout keep open for the life of the process.
             unsafe { libc::fcntl(fd, libc::F_SETFL, flags) };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// Whether `closed` resolves within `within`.
+    async fn resolves(closed: impl Future<Output = ()>, within: Duration) -> bool {
+        tokio::time::timeout(within, closed).await.is_ok()
+    }
+
+    #[tokio::test]
+    async fn a_pipe_is_closed_once_its_reader_is_gone_and_not_before() {
+        let (reader, writer) = std::io::pipe().unwrap();
+        let mut closed = Box::pin(hung_up(OwnedFd::from(writer)).unwrap());
+        assert!(!resolves(closed.as_mut(), Duration::from_millis(200)).await);
+        drop(reader);
+        assert!(resolves(closed, Duration::from_secs(2)).await);
+    }
+
+    #[tokio::test]
+    async fn a_socket_is_closed_once_its_peer_is_gone_and_not_when_it_only_stops_writing() {
+        let (ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+        let mut closed = Box::pin(hung_up(OwnedFd::from(ours)).unwrap());
+        assert!(!resolves(closed.as_mut(), Duration::from_millis(200)).await);
+        // Readable now (end of its input), but the peer still reads what is written.
+        theirs.shutdown(std::net::Shutdown::Write).unwrap();
+        assert!(!resolves(closed.as_mut(), Duration::from_millis(200)).await);
+        drop(theirs);
+        assert!(resolves(closed, Duration::from_secs(2)).await);
     }
 }

@@ -32,13 +32,30 @@ const LINT_DELAY: std::time::Duration = std::time::Duration::from_millis(500);
 
 impl ToolServer {
     /// Serves one client over any rmcp transport (a duplex stream, a child's pipes, ...) until
-    /// the client disconnects.
+    /// its input ends and every request read before is answered, or writing fails.
     pub async fn serve<T, E, A>(&self, transport: T) -> Result<(), ServeError>
     where
         T: IntoTransport<rmcp::RoleServer, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
+        self.serve_watched(transport, None::<std::future::Pending<()>>)
+            .await
+    }
+
+    /// [`serve`](Self::serve), ending the session early when `output_closed` resolves.
+    async fn serve_watched<T, E, A>(
+        &self,
+        transport: T,
+        output_closed: Option<impl Future<Output = ()> + Send + 'static>,
+    ) -> Result<(), ServeError>
+    where
+        T: IntoTransport<rmcp::RoleServer, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
         let handler = Handler::new(self.clone());
+        if let Some(closed) = output_closed {
+            handler.end_session_when(closed);
+        }
         let transport = handler.session_transport(transport);
         let running = handler
             .serve(transport)
@@ -54,21 +71,27 @@ impl ToolServer {
 
     /// Serves one client over stdin/stdout. Logs must go to stderr: stdout carries the protocol.
     ///
-    /// Every line gets an answer, as with [`serve_io`](Self::serve_io). When both are pipes or
+    /// Every line gets an answer, as with [`serve_io`](Self::serve_io): when stdin closes,
+    /// the requests read before are answered, then the session ends. When both are pipes or
     /// Unix sockets (a client spawned the server), they are read and written without blocking
     /// threads, in non-blocking mode until the session ends; nothing else may use them
-    /// meanwhile.
+    /// meanwhile. Then a client that closes its end of stdout (it exited) also ends the
+    /// session at once, cancelling the calls in flight, whose answers nobody could read.
     pub async fn serve_stdio(&self) -> Result<(), ServeError> {
         #[cfg(unix)]
         if let Some((stdin, stdout, _restore)) = super::stdio_pipes::open() {
-            return self.serve_io(stdin, stdout).await;
+            let transport = LineTransport::new(stdin, stdout, self.inner.max_message_bytes);
+            return self
+                .serve_watched(transport, super::stdio_pipes::output_closed())
+                .await;
         }
         let (stdin, stdout) = rmcp::transport::stdio();
         self.serve_io(stdin, stdout).await
     }
 
     /// Serves one client over newline-delimited JSON-RPC on any pair of byte streams (a
-    /// child's pipes, a socket, a [`tokio::io::duplex`] in tests) until its input ends.
+    /// child's pipes, a socket, a [`tokio::io::duplex`] in tests) until its input ends and
+    /// every request read before is answered, or writing an answer fails.
     ///
     /// Every line gets an answer: a line that is not JSON `-32700` with `"id": null`, one
     /// that is not a JSON-RPC message `-32600`, a request whose params do not fit its method

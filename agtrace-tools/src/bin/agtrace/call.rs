@@ -1,5 +1,6 @@
 //! `agtrace call TOOL 'JSON'`: one tool, no MCP, the envelope on stdout.
 
+use super::output::outln;
 use super::{Failure, Roots, open_store, refresh};
 
 #[derive(clap::Args)]
@@ -25,6 +26,6 @@ pub async fn run(roots: &Roots, args: CallArgs) -> Result<(), Failure> {
         .call(&args.tool, arguments)
         .await
         .map_err(|e| Failure::usage(e.to_string()))?;
-    println!("{}", envelope.text);
+    outln!("{}", envelope.text)?;
     Ok(())
 }

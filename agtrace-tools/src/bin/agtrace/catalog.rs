@@ -5,6 +5,7 @@
 //! while the output schema only matters to clients that validate answers, and most do not
 //! forward it to the model. So the two are counted, and can be printed, separately.
 
+use super::output::outln;
 use super::{Failure, Roots, open_store};
 use mcp_tool_core::rmcp::model::Tool;
 use serde_json::{Value, json};
@@ -56,7 +57,7 @@ pub async fn run(roots: &Roots, args: ToolsArgs) -> Result<(), Failure> {
                 .map(|t| json!({"name": t.name, "outputSchema": output_side(t)}))
                 .collect::<Vec<_>>()}),
         };
-        println!("{}", serde_json::to_string_pretty(&listed)?);
+        outln!("{}", serde_json::to_string_pretty(&listed)?)?;
         return Ok(());
     }
     let bpe = tiktoken_rs::o200k_base().map_err(|e| format!("tokenizer: {e}"))?;
@@ -65,10 +66,15 @@ pub async fn run(roots: &Roots, args: ToolsArgs) -> Result<(), Failure> {
             .encode_with_special_tokens(&serde_json::to_string(v)?)
             .len())
     };
-    println!(
+    outln!(
         "{:<24} {:>6} {:>7} {:>7} {:>7} {:>10}  annotations",
-        "tool", "input", "output", "listed", "bytes", "budget"
-    );
+        "tool",
+        "input",
+        "output",
+        "listed",
+        "bytes",
+        "budget"
+    )?;
     let mut totals = [0usize; 4];
     for (tool, def) in tools.iter().zip(server.definitions()) {
         let listed = serde_json::to_string(tool)?;
@@ -97,33 +103,41 @@ pub async fn run(roots: &Roots, args: ToolsArgs) -> Result<(), Failure> {
         .map(|(_, n)| *n)
         .collect::<Vec<_>>()
         .join(", ");
-        println!(
+        outln!(
             "{:<24} {:>6} {:>7} {:>7} {:>7} {:>10}  {}",
-            tool.name, row[0], row[1], row[2], row[3], budget, hints
-        );
+            tool.name,
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            budget,
+            hints
+        )?;
     }
-    println!(
+    outln!(
         "{:<24} {:>6} {:>7} {:>7} {:>7}",
         format!("{} tools", tools.len()),
         totals[0],
         totals[1],
         totals[2],
         totals[3]
-    );
-    println!(
+    )?;
+    outln!(
         "(o200k_base tokens of compact JSON. input: name, description and inputSchema, what a \
          model reads on every request; output: the outputSchema; listed: the whole entry as \
          sent, also title, annotations and _meta; bytes: of the whole entry. \
          `--json=input` / `--json=output` print the two sides.)"
-    );
+    )?;
     for (tool, e) in server.exceptions() {
-        println!(
+        outln!(
             "silenced: {tool}: [{}] on {}: {}",
-            e.lint, e.target, e.reason
-        );
+            e.lint,
+            e.target,
+            e.reason
+        )?;
     }
     for w in server.lint_warnings() {
-        println!("design warning: {}: {}", w.tool, w.message);
+        outln!("design warning: {}: {}", w.tool, w.message)?;
     }
     Ok(())
 }

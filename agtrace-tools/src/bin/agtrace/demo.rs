@@ -5,6 +5,7 @@
 //! removed afterwards; the samples are only read.
 
 use super::Failure;
+use super::output::outln;
 use agtrace_tools::config::Config;
 use agtrace_tools::store::TraceStore;
 use mcp_tool_core::testing::{Answer, TestClient};
@@ -24,20 +25,22 @@ pub async fn run() -> Result<(), Failure> {
     }
     let data = TempDir::new()?;
     let config = Config::for_tree(&samples, &data.0);
-    println!("agtrace demo: the sample logs in {}", samples.display());
-    println!("(index in a temporary folder; the logs are only read)\n");
+    outln!("agtrace demo: the sample logs in {}", samples.display())?;
+    outln!("(index in a temporary folder; the logs are only read)\n")?;
 
     let store = TraceStore::open(config)?;
     let stats = super::refresh(&store).await?;
-    println!(
+    outln!(
         "indexed {} files, {} events in {} ms\n",
-        stats.files_seen, stats.events_added, stats.elapsed_ms
-    );
+        stats.files_seen,
+        stats.events_added,
+        stats.elapsed_ms
+    )?;
 
     let server = agtrace_tools::server::build(store)?;
     let client = TestClient::in_process(&server).await;
     let tools = client.list_tools().await;
-    println!("== initialize, tools/list: {} tools", tools.len());
+    outln!("== initialize, tools/list: {} tools", tools.len())?;
     for t in &tools {
         let first_line = t
             .description
@@ -46,7 +49,7 @@ pub async fn run() -> Result<(), Failure> {
             .lines()
             .next()
             .unwrap_or("");
-        println!("   {:<24} {}", t.name, first_line);
+        outln!("   {:<24} {}", t.name, first_line)?;
     }
 
     let sessions = step(&client, "list_sessions", json!({"limit": 5})).await?;
@@ -84,9 +87,9 @@ pub async fn run() -> Result<(), Failure> {
     )
     .await?;
     client.close().await;
-    println!(
+    outln!(
         "\nEvery answer above is the envelope a model receives: `status`, `data` or `error`, `pagination`, `meta`."
-    );
+    )?;
     Ok(())
 }
 
@@ -101,7 +104,7 @@ fn pick_session(rows: &Value) -> Option<String> {
 }
 
 async fn step(client: &TestClient, tool: &str, arguments: Value) -> Result<Answer, Failure> {
-    println!("\n== tools/call {tool} {arguments}");
+    outln!("\n== tools/call {tool} {arguments}")?;
     let answer = client
         .try_call(tool, arguments)
         .await
@@ -112,34 +115,35 @@ async fn step(client: &TestClient, tool: &str, arguments: Value) -> Result<Answe
         Some(false) => ", last page",
         None => "",
     };
-    println!(
+    outln!(
         "<- {status}: {} bytes, ~{} tokens{pages}",
         answer.bytes(),
         mcp_tool_core::estimate_tokens(answer.bytes())
-    );
+    )?;
     let shown = if answer.is_ok() {
         answer.data()
     } else {
         answer.error()
     };
-    print_excerpt(shown);
+    print_excerpt(shown)?;
     if let Some(hint) = answer.envelope["hint"].as_str() {
-        println!("   hint: {hint}");
+        outln!("   hint: {hint}")?;
     }
     Ok(answer)
 }
 
-fn print_excerpt(value: &Value) {
+fn print_excerpt(value: &Value) -> Result<(), Failure> {
     let pretty = serde_json::to_string_pretty(value).unwrap_or_default();
     let lines: Vec<&str> = pretty.lines().collect();
     for line in lines.iter().take(EXCERPT_LINES) {
         let cut: String = line.chars().take(110).collect();
         let more = if cut.len() < line.len() { "…" } else { "" };
-        println!("   {cut}{more}");
+        outln!("   {cut}{more}")?;
     }
     if lines.len() > EXCERPT_LINES {
-        println!("   … ({} more lines)", lines.len() - EXCERPT_LINES);
+        outln!("   … ({} more lines)", lines.len() - EXCERPT_LINES)?;
     }
+    Ok(())
 }
 
 /// A folder removed when the demo ends, however it ends.

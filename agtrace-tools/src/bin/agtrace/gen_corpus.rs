@@ -1,6 +1,7 @@
 //! `agtrace gen-corpus`: a deterministic synthetic log tree.
 
 use super::Failure;
+use super::output::outln;
 use agtrace_tools::corpus::{CorpusSpec, generate};
 use agtrace_tools::model::Provider;
 use std::path::PathBuf;
@@ -29,13 +30,13 @@ pub fn run(args: GenCorpusArgs) -> Result<(), Failure> {
         .into_iter()
         .map(|p| format!("{} {p}", stats.sessions[p.position()]))
         .collect();
-    println!(
+    outln!(
         "wrote {} files, {:.1} MB ({} sessions) under {}",
         stats.files,
         stats.bytes as f64 / 1e6,
         counts.join(", "),
         args.out.display()
-    );
+    )?;
     let flags: Vec<String> = Provider::ALL
         .into_iter()
         .map(|p| {
@@ -47,6 +48,6 @@ pub fn run(args: GenCorpusArgs) -> Result<(), Failure> {
             )
         })
         .collect();
-    println!("use it with: agtrace {} index", flags.join(" "));
+    outln!("use it with: agtrace {} index", flags.join(" "))?;
     Ok(())
 }

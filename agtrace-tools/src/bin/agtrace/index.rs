@@ -1,5 +1,6 @@
 //! `agtrace index`: bring the index up to date, with a progress bar on stderr.
 
+use super::output::{errln, outln};
 use super::{Failure, Roots, open_store};
 use agtrace_tools::index::{SkipReason, SkipSummary};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -26,7 +27,7 @@ pub async fn run(roots: &Roots) -> Result<(), Failure> {
     })
     .await??;
     for note in &stats.notes {
-        eprintln!("note: {note}");
+        errln!("note: {note}");
     }
     for reason in SkipReason::ALL {
         let of_reason: Vec<_> = stats
@@ -35,10 +36,10 @@ pub async fn run(roots: &Roots) -> Result<(), Failure> {
             .filter(|s| s.reason == reason)
             .collect();
         for s in of_reason.iter().take(NAMED_PER_REASON) {
-            eprintln!("note: not indexed ({reason}): {}", s.path);
+            errln!("note: not indexed ({reason}): {}", s.path);
         }
         if of_reason.len() > NAMED_PER_REASON {
-            eprintln!(
+            errln!(
                 "note: not indexed ({reason}): {} more",
                 of_reason.len() - NAMED_PER_REASON
             );
@@ -49,7 +50,7 @@ pub async fn run(roots: &Roots) -> Result<(), Failure> {
         0 => String::new(),
         n => format!(", {n} not indexed ({})", skips.counts_text()),
     };
-    println!(
+    outln!(
         "{} files: {} parsed, {} appended, {} unchanged, {} removed{skipped}; {} events added, {} malformed lines skipped; {:.1} MB in {:.2} s",
         stats.files_seen,
         stats.files_parsed,
@@ -60,10 +61,10 @@ pub async fn run(roots: &Roots) -> Result<(), Failure> {
         stats.malformed_lines,
         stats.bytes_read as f64 / 1e6,
         stats.elapsed_ms as f64 / 1e3
-    );
+    )?;
     let a = &stats.archive;
     if a.files > 0 || roots.config().archive {
-        println!(
+        outln!(
             "archive: {} logs, {} kept in {} ({} copied now); {} deleted by their agent still answer ({} reclaimed on disk)",
             a.files,
             size(a.raw_bytes),
@@ -71,7 +72,7 @@ pub async fn run(roots: &Roots) -> Result<(), Failure> {
             a.copied,
             a.kept_files,
             size(a.kept_raw_bytes)
-        );
+        )?;
     }
     Ok(())
 }

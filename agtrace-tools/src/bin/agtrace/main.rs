@@ -11,6 +11,7 @@ mod gen_corpus;
 mod index;
 mod log_roots;
 mod malloc;
+mod output;
 mod serve;
 
 use agtrace_tools::config::Config;
@@ -95,7 +96,8 @@ enum Command {
     GenCorpus(gen_corpus::GenCorpusArgs),
 }
 
-/// A command's failure: printed on stderr, exit code 1 (2 for bad usage).
+/// A command's failure: printed on stderr, exit code 1 (2 for bad usage; 141, silent, for
+/// a closed stdout).
 pub struct Failure {
     pub message: String,
     pub code: u8,
@@ -106,6 +108,14 @@ impl Failure {
         Self {
             message: message.into(),
             code: 2,
+        }
+    }
+
+    /// stdout's reader went away (`| head`): nothing to say, and nobody to say it to.
+    pub fn output_closed() -> Self {
+        Self {
+            message: String::new(),
+            code: output::CLOSED_STATUS,
         }
     }
 }
@@ -166,7 +176,7 @@ fn main() -> ExitCode {
     {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("agtrace: cannot start the async runtime: {e}");
+            output::errln!("agtrace: cannot start the async runtime: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -186,7 +196,9 @@ fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {
-            eprintln!("agtrace: {}", failure.message);
+            if !failure.message.is_empty() {
+                output::errln!("agtrace: {}", failure.message);
+            }
             ExitCode::from(failure.code)
         }
     }

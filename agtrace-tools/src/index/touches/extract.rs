@@ -47,6 +47,10 @@ pub fn call_touches(tool: Option<&str>, args: &str) -> Vec<(String, Action)> {
         // Arguments that are not an object name no file.
         (Some(ToolKind::Paths(_)), None) | (None, _) => Vec::new(),
     };
+    // A URL is no file, in a path argument or a patch as in a shell operand
+    // (`shell::pathlike`); normalized as a path it would also lose the `//` after which
+    // secret masking looks for a password, and show it.
+    out.retain(|(p, _)| !p.contains("://"));
     out.sort();
     out.dedup();
     out
@@ -347,6 +351,24 @@ mod tests {
         assert_eq!(
             call_touches(Some("WebFetch"), r#"{"url":"https://x","path":"/p/z"}"#),
             vec![]
+        );
+    }
+
+    #[test]
+    fn a_url_given_as_a_path_is_no_touch() {
+        assert_eq!(
+            call_touches(
+                Some("Read"),
+                r#"{"file_path":"postgres://app:pw@db/app","paths":["s3://b/k","/p/a"]}"#
+            ),
+            vec![p("/p/a", Action::Read)]
+        );
+        assert_eq!(
+            call_touches(
+                Some("apply_patch"),
+                "*** Begin Patch\n*** Add File: https://app:pw@h/x.py\n+1\n*** Add File: b.py\n+2\n*** End Patch"
+            ),
+            vec![p("b.py", Action::Write)]
         );
     }
 }
