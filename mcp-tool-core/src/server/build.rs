@@ -644,7 +644,8 @@ mod tests {
         paginated: false,
         input_schema: || {
             json!({"type": "object", "properties": {
-                "rows": {"type": "integer", "description": "How many rows. Defaults to 10."}
+                "rows": {"type": "integer", "description": "How many rows. Defaults to 10."},
+                "timeout": {"type": "integer"}
             }})
         },
         output_schema: None,
@@ -665,7 +666,7 @@ mod tests {
         assert!(
             first
                 .iter()
-                .any(|w| w.tool == "list_rows" && w.lint == "implicit_default"),
+                .any(|w| w.tool == "list_rows" && w.lint == "missing_description"),
             "{first:?}"
         );
         // Computed once: the second call hands back the same findings, not a new run.
