@@ -403,9 +403,8 @@ pub fn check_schema_tool(
     if let Some(f) =
         pagination_mismatch::check_schema(token || (offset && output == OutputShape::Page), output)
     {
-        report
-            .findings
-            .push(f.at(Lint::PaginationMismatch.level(Origin::Schema)));
+        // At its schema level, as every finding here: `settle_levels` below.
+        report.findings.push(f);
     }
 
     let s = Schema { root: input_schema };
@@ -429,7 +428,7 @@ pub fn check_schema_tool(
                     description,
                 ));
             }
-            walk.nested(pname, prop, 0, true, doc.as_deref());
+            walk.nested(pname, prop, 0);
         }
     }
     if let Some(out) = output_schema {
@@ -456,18 +455,7 @@ fn undocumented_value(
     target: Target,
     tool_description: Option<&str>,
 ) -> Option<Finding> {
-    let shape = shape(schema, v);
-    // The values of a list are its items': `formats[]`.
-    let listed = schema
-        .unwrap_option(schema.resolve(v))
-        .get("items")
-        .is_some();
-    let path = match shape {
-        missing_description::Shape::Values(_) if listed => format!("{path}[]"),
-        _ => path.to_string(),
-    };
-    let path = path.as_str();
-    let why = missing_description::schema_unexplained(path, shape, tool_description)?;
+    let why = missing_description::schema_unexplained(path, shape(schema, v), tool_description)?;
     let name = path.rsplit(['.', '[']).next().unwrap_or(path);
     Some(
         Finding::new(
@@ -506,12 +494,9 @@ fn shape(schema: &Schema<'_>, v: &Value) -> missing_description::Shape {
             .is_some_and(|o| !o.is_empty());
     match primary_type(v) {
         Some("integer" | "number") => Shape::Number,
-        Some("string") if v.get("enum").is_some() => {
-            Shape::Values(v.get("enum").and_then(Value::as_array).map_or(0, Vec::len))
-        }
         Some("string") if v.get("enum").is_none() && v.get("format").is_none() => Shape::Text,
         Some("array") => match v.get("items").map(|i| shape(schema, i)) {
-            Some(s @ (Shape::Text | Shape::Values(_))) => s,
+            Some(Shape::Text) => Shape::Text,
             _ => Shape::Other,
         },
         Some("object") | None if !keyed => Shape::Untyped,
@@ -540,18 +525,14 @@ impl<'a> Walk<'_, 'a> {
         self.seen.remove(&(inner as *const Value));
     }
 
-    /// Descriptions of the properties inside a parameter (the parameter itself, and its enum
-    /// values when it is one, are checked by `check_args`), and unions in it.
-    /// `doc` is the documentation of the property that holds `v`, where a plain enum's values
-    /// may be named.
-    fn nested(&mut self, path: &str, v: &'a Value, depth: usize, top: bool, doc: Option<&str>) {
+    /// Undocumented properties inside a parameter (the parameter itself is checked by
+    /// `check_schema_tool`), and unions in it. The values of a plain enum are not checked:
+    /// they name themselves, or the property's doc names them.
+    fn nested(&mut self, path: &str, v: &'a Value, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
         let Some(inner) = self.enter(v) else { return };
-        // The values of a plain enum name themselves, or the property's doc names them: on
-        // real servers an undocumented value list is almost never what misleads a model.
-        let _ = (top, doc);
         self.union(path, inner);
         if let Some(props) = inner.get("properties").and_then(Value::as_object) {
             for (name, prop) in props {
@@ -572,13 +553,11 @@ impl<'a> Walk<'_, 'a> {
                         self.tool_description,
                     ));
                 }
-                self.nested(&child, prop, depth + 1, false, child_doc.as_deref());
+                self.nested(&child, prop, depth + 1);
             }
         }
         if let Some(items) = inner.get("items") {
-            let items_doc = self.schema.documentation("", items);
-            let doc = items_doc.as_deref().or(doc);
-            self.nested(&format!("{path}[]"), items, depth + 1, false, doc);
+            self.nested(&format!("{path}[]"), items, depth + 1);
         }
         for key in ["oneOf", "anyOf"] {
             for b in inner
@@ -587,7 +566,7 @@ impl<'a> Walk<'_, 'a> {
                 .into_iter()
                 .flatten()
             {
-                self.nested(path, b, depth + 1, true, doc);
+                self.nested(path, b, depth + 1);
             }
         }
         self.leave(inner);

@@ -99,11 +99,9 @@ pub(crate) enum Shape {
     Text,
     /// An object that lists no properties (or no type at all): nothing shows its keys.
     Untyped,
-    /// A closed set of this many values, none described: their names and the property's
-    /// context explain them (undescribed options misled a model about as often as not on the
-    /// servers the rules were tuned on, so they are not reported).
-    Values(usize),
-    /// Anything else: a bool, an enum, an object with properties.
+    /// Anything else: a bool, an enum (its values name themselves, or the property's doc names
+    /// them: undescribed options misled a model about as often as not on the servers the rules
+    /// were tuned on), an object with properties.
     Other,
 }
 
