@@ -36,10 +36,15 @@ const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","param
 
 /// The raw answer to an `initialize` POST, or `None` while nothing listens.
 async fn initialize(addr: SocketAddr, token: Option<&str>) -> Option<String> {
+    initialize_as(addr, &addr.to_string(), token).await
+}
+
+/// [`initialize`] naming `host` in the `Host` header.
+async fn initialize_as(addr: SocketAddr, host: &str, token: Option<&str>) -> Option<String> {
     let mut stream = TcpStream::connect(addr).await.ok()?;
     let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
     let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}\
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{auth}\
          Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n\
          Content-Length: {}\r\n\r\n{INITIALIZE}",
         INITIALIZE.len()
@@ -152,7 +157,34 @@ async fn with_a_token_file_it_serves_every_interface_to_token_holders_only() {
         .spawn()
         .unwrap();
     let mut server = Server(child);
+    // As a client on another machine would: by an address that is not localhost (127.0.0.2
+    // stands in for this machine's LAN address), named in `Host` as it was dialled.
+    assert_only_token_gets_in(&mut server, SocketAddr::from(([127, 0, 0, 2], port))).await;
     assert_only_token_gets_in(&mut server, SocketAddr::from(([127, 0, 0, 1], port))).await;
+}
+
+#[tokio::test]
+async fn a_host_name_is_served_once_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let child = agtrace(dir.path())
+        .args(["serve", "--http", &format!("0.0.0.0:{port}")])
+        .args(["--allowed-host", "agtrace.example"])
+        .env("AGTRACE_AUTH_TOKEN", TOKEN)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut server = Server(child);
+    let addr = SocketAddr::from(([127, 0, 0, 2], port));
+    assert_only_token_gets_in(&mut server, addr).await;
+    let named = format!("agtrace.example:{port}");
+    let served = initialize_as(addr, &named, Some(TOKEN)).await.unwrap();
+    assert!(served.starts_with("HTTP/1.1 200"), "{served}");
+    let other = format!("other.example:{port}");
+    let refused = initialize_as(addr, &other, Some(TOKEN)).await.unwrap();
+    assert!(refused.starts_with("HTTP/1.1 403"), "{refused}");
+    assert!(!refused.contains("serverInfo"), "{refused}");
 }
 
 #[tokio::test]

@@ -192,14 +192,30 @@ impl ToolServerBuilder {
     /// machine: `http://localhost:*`, `http://127.0.0.1:*`, `http://[::1]:*` and their https
     /// forms). A request whose `Origin` is not listed gets `403` and no data, as the MCP spec
     /// requires against DNS rebinding; a request without `Origin` (any non-browser client)
-    /// passes. Entries are `scheme://host:port`, `:*` for any port, or `null`; an empty list
-    /// refuses every request that carries an `Origin`.
+    /// passes. Entries are `scheme://host:port`, `:*` for any port, `scheme://host` for the
+    /// scheme's default port, or `null`; an empty list refuses every request that carries an
+    /// `Origin`. Matching is exact on scheme, host and port.
     pub fn allowed_origins<I, S>(mut self, origins: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
         self.http.allowed_origins = origins.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Host names and addresses the server answers to over HTTP besides this machine's
+    /// loopback names (`localhost`, `127.0.0.1`, `::1`) and the address each connection
+    /// arrived at, which are always allowed. Needed when clients reach the server by a DNS
+    /// name, or through a proxy that forwards its own `Host`. Entries are `name`, `address`,
+    /// `[v6]`, each with an optional `:port` (without one, any port). Any other `Host` gets
+    /// `403`: DNS rebinding sends a browser's requests under the attacker's name.
+    pub fn allowed_hosts<I, S>(mut self, hosts: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.http.allowed_hosts = hosts.into_iter().map(Into::into).collect();
         self
     }
 
@@ -329,7 +345,8 @@ impl ToolServerBuilder {
     ///
     /// A [`BuildError`] listing every problem at once: a tool name registered twice (both
     /// locations), an injected `&T` without a matching [`state`](Self::state), a family
-    /// setting that names no registered tool, an input schema that is not an object.
+    /// setting that names no registered tool, an input schema that is not an object, an
+    /// allowed host or origin that cannot be read.
     pub fn build(self) -> Result<ToolServer, BuildError> {
         let registered = self.tools.unwrap_or_else(registry::all_tools);
         let families::Selection {
@@ -375,6 +392,14 @@ impl ToolServerBuilder {
                 Err(problem) => problems.push(problem),
             }
         }
+        let admission = super::host_origin::Admission::new(
+            &self.http.allowed_hosts,
+            &self.http.allowed_origins,
+        )
+        .unwrap_or_else(|unreadable| {
+            problems.extend(unreadable);
+            super::host_origin::Admission::new(&[], &[]).expect("no entries")
+        });
         if !problems.is_empty() {
             return Err(BuildError { problems });
         }
@@ -407,6 +432,7 @@ impl ToolServerBuilder {
                 unserved,
                 client_limits: self.client_limits,
                 http: self.http,
+                admission: Arc::new(admission),
                 max_message_bytes: self.max_message_bytes,
                 signing_keys: self.signing_keys,
                 stateless_http: self.stateless_http,

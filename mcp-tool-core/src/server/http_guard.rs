@@ -1,8 +1,9 @@
 //! What keeps a streamable HTTP server alive and private when the client is not a friend.
 //!
-//! - `Origin` is checked against an allow-list (localhost only by default), as the MCP spec
-//!   requires against DNS rebinding: a page on `http://evil.example` that resolves its name to
-//!   127.0.0.1 gets `403` and no data. Requests without `Origin` (every non-browser client) pass.
+//! - `Host` and `Origin` are read strictly and checked against allow-lists (this machine by
+//!   default), as the MCP spec requires against DNS rebinding: a page on `http://evil.example`
+//!   that resolves its name to 127.0.0.1 gets `403` and no data ([`super::host_origin`]).
+//!   Requests without `Origin` (every non-browser client) pass.
 //! - A connection has [`ToolServerBuilder::DEFAULT_HEADER_TIMEOUT`] to send a request's headers, counted from the
 //!   moment the server waits for them: a client that sends half a request line and stops, and
 //!   a kept-alive connection left idle, are both closed then.
@@ -35,11 +36,13 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tokio::time::Instant;
+use tower::ServiceExt as _;
 
 /// The HTTP transport's guards, set on [`ToolServerBuilder`](super::ToolServerBuilder).
 #[derive(Debug, Clone)]
 pub(crate) struct HttpSettings {
     pub allowed_origins: Vec<String>,
+    pub allowed_hosts: Vec<String>,
     pub header_timeout: Duration,
     pub body_timeout: Duration,
     pub max_connections: usize,
@@ -54,6 +57,7 @@ impl Default for HttpSettings {
                 .iter()
                 .map(|o| o.to_string())
                 .collect(),
+            allowed_hosts: Vec::new(),
             header_timeout: ToolServerBuilder::DEFAULT_HEADER_TIMEOUT,
             body_timeout: ToolServerBuilder::DEFAULT_BODY_TIMEOUT,
             max_connections: ToolServerBuilder::DEFAULT_MAX_CONNECTIONS,
@@ -72,7 +76,6 @@ pub(crate) async fn serve_connections(
     router: Router,
     settings: &HttpSettings,
 ) -> std::io::Result<()> {
-    let router = super::auth::protect(router, settings.auth.as_ref());
     let slots = Arc::new(Semaphore::new(settings.max_connections.max(1)));
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
@@ -100,7 +103,18 @@ pub(crate) async fn serve_connections(
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!(error = %e, "could not set TCP_NODELAY");
         }
-        let service = TowerToHyperService::new(router.clone());
+        let Ok(local) = tcp.local_addr() else {
+            continue;
+        };
+        // The address the client reached is a host this connection may name (host_origin.rs).
+        let service = TowerToHyperService::new(router.clone().map_request(
+            move |mut request: hyper::Request<hyper::body::Incoming>| {
+                request
+                    .extensions_mut()
+                    .insert(super::host_origin::LocalAddr(local));
+                request
+            },
+        ));
         let connection = builder
             .serve_connection(TokioIo::new(tcp), service)
             .with_upgrades();

@@ -8,6 +8,7 @@ mod eras;
 mod families;
 mod framing;
 mod handler;
+mod host_origin;
 mod http_compat;
 mod http_guard;
 pub(crate) mod input_required;
@@ -74,6 +75,8 @@ struct Inner {
     unserved: Vec<UnservedTool>,
     client_limits: crate::client_limits::ClientLimits,
     http: http_guard::HttpSettings,
+    /// The `Host` and `Origin` values HTTP requests may carry, read from `http`.
+    admission: Arc<host_origin::Admission>,
     max_message_bytes: usize,
     signing_keys: crate::seal::SigningKeys,
     stateless_http: bool,

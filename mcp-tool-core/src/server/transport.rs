@@ -1,7 +1,7 @@
 //! Serving a `ToolServer`: stdio, streamable HTTP, or any rmcp transport.
 
 use super::framing::LineTransport;
-use super::{Handler, ToolServer, http_compat, http_guard};
+use super::{Handler, ToolServer, host_origin, http_compat, http_guard};
 use rmcp::ServiceExt;
 use rmcp::transport::IntoTransport;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -132,28 +132,22 @@ impl ToolServer {
             max_bytes: self.inner.max_message_bytes,
             timeout: settings.body_timeout,
         };
+        // Host and Origin are checked before rmcp, exactly (server/host_origin.rs); rmcp's
+        // own checks read them more loosely and know nothing of the connection's address.
         let mut config = StreamableHttpServerConfig::default()
-            .with_allowed_origins(settings.allowed_origins.iter().cloned())
+            .disable_allowed_hosts()
+            .disable_allowed_origins()
             // The body was read and checked within `limits` before rmcp sees it.
             .with_max_request_body_bytes(limits.max_bytes);
         // Replicas (server/stateless_http.rs): no sessions, so any replica answers any POST.
         config = super::stateless_http::configure(config, self.inner.stateless_http);
-        if settings.allowed_origins.is_empty() {
-            // rmcp reads an empty list as "no check"; here it means no browser origin at all.
-            config = config.enforce_origin_validation();
-        }
-        if !local.ip().is_loopback() {
-            // rmcp accepts only loopback Host headers by default (DNS-rebinding protection);
-            // a server bound elsewhere was meant to be reached at that address.
-            config.allowed_hosts.push(local.ip().to_string());
-            if !self.requires_http_auth() {
-                tracing::warn!(
-                    %local,
-                    "serving MCP over HTTP on a non-loopback address: other machines can reach \
-                     these tools, and there is no authentication; bind 127.0.0.1 or set \
-                     `http_auth` unless that is meant"
-                );
-            }
+        if !local.ip().is_loopback() && !self.requires_http_auth() {
+            tracing::warn!(
+                %local,
+                "serving MCP over HTTP on a non-loopback address: other machines can reach \
+                 these tools, and there is no authentication; bind 127.0.0.1 or set \
+                 `http_auth` unless that is meant"
+            );
         }
         let mut sessions = LocalSessionManager::default();
         sessions.session_config.keep_alive = Some(settings.session_idle_timeout);
@@ -170,6 +164,13 @@ impl ToolServer {
                 limits,
                 http_guard::check_messages,
             ));
+        // Outermost: a request for another host is refused before it is asked for a token.
+        let router = super::auth::protect(router, settings.auth.as_ref()).layer(
+            axum::middleware::from_fn_with_state(
+                Arc::clone(&self.inner.admission),
+                host_origin::admit,
+            ),
+        );
         tracing::info!(%local, path = HTTP_PATH, "serving MCP over streamable HTTP");
         self.lint_later(LINT_DELAY);
         http_guard::serve_connections(listener, router, settings).await?;

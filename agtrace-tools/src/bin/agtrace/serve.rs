@@ -31,6 +31,16 @@ pub struct ServeArgs {
     /// Serve streamable HTTP at http://ADDR/mcp instead of stdio, e.g. 127.0.0.1:8765.
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
+    /// A host name or address (optionally `:port`) HTTP clients may name in `Host`, besides
+    /// localhost and the address they connected to; repeatable, or comma-separated in the
+    /// variable. Needed for a DNS name, or a proxy that forwards its own `Host`.
+    #[arg(
+        long = "allowed-host",
+        value_name = "HOST",
+        env = "AGTRACE_ALLOWED_HOSTS",
+        value_delimiter = ','
+    )]
+    allowed_hosts: Vec<String>,
     /// Seconds between background re-scans of the logs, besides those the watcher triggers
     /// (a safety net for missed events; 0: none).
     #[arg(long, default_value_t = 30)]
@@ -61,6 +71,10 @@ pub async fn run(roots: &Roots, args: ServeArgs) -> Result<(), Failure> {
     if let Some(auth) = auth {
         builder = builder.http_auth(auth);
     }
+    if args.http.is_none() && !args.allowed_hosts.is_empty() {
+        tracing::warn!("--allowed-host applies to --http only; stdio ignores it");
+    }
+    builder = builder.allowed_hosts(args.allowed_hosts);
     let server = builder.build()?;
     let mode = match args.watch {
         Watch::Auto => WatchMode::Auto,
