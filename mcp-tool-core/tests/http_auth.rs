@@ -312,7 +312,7 @@ async fn a_rotated_key_is_fetched_when_a_token_names_it() {
         Some(&new.sign_as("made-up", &claims(ISSUER, &resource))),
     )
     .await
-    .assert_refused(401, Some("invalid_token"), "`made-up`");
+    .assert_refused(401, Some("invalid_token"), "does not publish");
     assert_eq!(endpoint.fetches(), 3);
 }
 
@@ -333,10 +333,19 @@ async fn made_up_key_ids_do_not_make_the_server_fetch_again_and_again() {
     initialize(addr, Some(&key.sign(&claims(ISSUER, &resource))))
         .await
         .assert_served();
-    for kid in ["a", "b", "c"] {
-        initialize(addr, Some(&key.sign_as(kid, &claims(ISSUER, &resource))))
-            .await
-            .assert_refused(401, Some("invalid_token"), kid);
+    for kid in ["made-up-a", "made-up-b", "made-up-\u{1b}[31mc"] {
+        let answer = initialize(addr, Some(&key.sign_as(kid, &claims(ISSUER, &resource)))).await;
+        answer.assert_refused(401, Some("invalid_token"), "does not publish");
+        let challenge = answer.challenge.as_deref().unwrap_or_default();
+        assert!(
+            !answer.body.contains("made-up"),
+            "echoes the kid: {}",
+            answer.body
+        );
+        assert!(
+            !challenge.contains("made-up"),
+            "echoes the kid: {challenge}"
+        );
     }
     assert_eq!(
         endpoint.fetches(),
@@ -389,6 +398,68 @@ async fn a_fixed_jwks_verifies_without_fetching() {
     initialize(addr, Some(&other.sign(&claims(ISSUER, &resource))))
         .await
         .assert_refused(401, Some("invalid_token"), "signature");
+}
+
+/// A `tools/list` POST into session `session` with `token`: the status and body.
+async fn list_tools_in(addr: SocketAddr, session: &str, token: &str) -> (u16, String) {
+    let response = reqwest::Client::new()
+        .post(format!("http://{addr}/mcp"))
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .header("mcp-session-id", session)
+        .header("mcp-protocol-version", "2025-06-18")
+        .bearer_auth(token)
+        .body(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#)
+        .send()
+        .await
+        .unwrap();
+    let status = response.status().as_u16();
+    (status, response.text().await.unwrap())
+}
+
+#[tokio::test]
+async fn a_session_answers_only_the_subject_that_opened_it() {
+    let key = SigningKey::generate("fixed");
+    let (addr, resource) = serve(|resource| {
+        HttpAuth::jwt(JwtAuth::new(
+            resource,
+            ISSUER,
+            JwksSource::from_json(&jwks(&[&key])).unwrap(),
+        ))
+        .unwrap()
+    })
+    .await;
+    let token_of = |sub: &str| {
+        let mut claims = claims(ISSUER, &resource);
+        claims["sub"] = json!(sub);
+        key.sign(&claims)
+    };
+    let (alice, bob) = (token_of("alice"), token_of("bob"));
+    let opened = reqwest::Client::new()
+        .post(format!("http://{addr}/mcp"))
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .bearer_auth(&alice)
+        .body(INITIALIZE)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(opened.status(), 200);
+    let session = opened.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+
+    let (status, body) = list_tools_in(addr, &session, &alice).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"tools\""), "{body}");
+    let (status, body) = list_tools_in(addr, &session, &bob).await;
+    assert_eq!(status, 404, "{body}");
+    assert!(!body.contains("\"tools\""), "{body}");
+    let (status, _) = list_tools_in(addr, "not-a-session", &alice).await;
+    assert_eq!(status, 404);
+    // Bob's refusal left the session to Alice.
+    assert_eq!(list_tools_in(addr, &session, &alice).await.0, 200);
 }
 
 #[tokio::test]

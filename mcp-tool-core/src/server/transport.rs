@@ -165,12 +165,15 @@ impl ToolServer {
                 http_guard::check_messages,
             ));
         // Outermost: a request for another host is refused before it is asked for a token.
-        let router = super::auth::protect(router, settings.auth.as_ref()).layer(
-            axum::middleware::from_fn_with_state(
-                Arc::clone(&self.inner.admission),
-                host_origin::admit,
-            ),
-        );
+        let router = super::auth::protect(
+            router,
+            settings.auth.as_ref(),
+            settings.session_idle_timeout,
+        )
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&self.inner.admission),
+            host_origin::admit,
+        ));
         tracing::info!(%local, path = HTTP_PATH, "serving MCP over streamable HTTP");
         self.lint_later(LINT_DELAY);
         http_guard::serve_connections(listener, router, settings).await?;

@@ -151,9 +151,13 @@ impl Verifier {
             .find(header.kid.as_deref())
             .await
             .map_err(|problem| match problem {
-                KeyProblem::UnknownKid(kid) => Rejection::Invalid(format!(
-                    "the token is signed with key `{kid}`, which the issuer does not publish"
-                )),
+                KeyProblem::UnknownKid(kid) => {
+                    // The id is the client's text: logged escaped, never sent back.
+                    tracing::debug!(?kid, "a token names a key the issuer does not publish");
+                    Rejection::Invalid(
+                        "the token is signed with a key (`kid`) the issuer does not publish".into(),
+                    )
+                }
                 KeyProblem::NoKid => Rejection::Invalid(
                     "the token names no key (`kid`) and the issuer has several".into(),
                 ),

@@ -2,6 +2,7 @@
 //! is read: a client without one costs the server a header check.
 
 use super::jwt::Rejection;
+use super::session_owners::{Principal, SessionOwners};
 use super::{Check, HttpAuth, metadata};
 use axum::Router;
 use axum::extract::{Request, State};
@@ -10,17 +11,25 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::json;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// `router` with every route behind `auth`, plus the protected-resource metadata (public)
-/// when `auth` is OAuth; `router` unchanged without `auth`.
-pub(crate) fn protect(router: Router, auth: Option<&HttpAuth>) -> Router {
+/// when `auth` is OAuth; `router` unchanged without `auth`. A session belongs to whoever
+/// opened it ([`SessionOwners`]); one unused for twice `session_idle_timeout` is forgotten.
+pub(crate) fn protect(
+    router: Router,
+    auth: Option<&HttpAuth>,
+    session_idle_timeout: Duration,
+) -> Router {
     let Some(auth) = auth else { return router };
+    let guard = Guard {
+        auth: auth.clone(),
+        owners: Arc::new(SessionOwners::new(session_idle_timeout)),
+    };
     // A layer wraps only the routes already there: the metadata routes added after it stay
     // public, as they must be for a client without a token to find the authorization server.
-    let mut router = router.layer(axum::middleware::from_fn_with_state(
-        auth.clone(),
-        require_token,
-    ));
+    let mut router = router.layer(axum::middleware::from_fn_with_state(guard, require_token));
     if let Check::Jwt(verifier) = &*auth.check {
         for path in metadata::metadata_paths(&verifier.config.resource) {
             let auth = auth.clone();
@@ -38,33 +47,81 @@ pub(crate) fn protect(router: Router, auth: Option<&HttpAuth>) -> Router {
     router
 }
 
-async fn require_token(State(auth): State<HttpAuth>, request: Request, next: Next) -> Response {
+/// What [`require_token`] checks requests against.
+#[derive(Clone)]
+struct Guard {
+    auth: HttpAuth,
+    owners: Arc<SessionOwners>,
+}
+
+/// The session header of streamable HTTP.
+const SESSION_ID: &str = "mcp-session-id";
+
+async fn require_token(State(guard): State<Guard>, request: Request, next: Next) -> Response {
+    let auth = &guard.auth;
     // A CORS preflight never carries credentials; what it asks about still needs a token.
     if request.method() == Method::OPTIONS {
         return next.run(request).await;
     }
     let token = match bearer(request.headers()) {
         Ok(Some(token)) => token,
-        Ok(None) => return refuse(&auth, Refusal::NoToken),
-        Err(why) => return refuse(&auth, Refusal::Malformed(why)),
+        Ok(None) => return refuse(auth, Refusal::NoToken),
+        Err(why) => return refuse(auth, Refusal::Malformed(why)),
     };
     let verdict = match &*auth.check {
-        Check::Static(expected) if expected.matches(token) => Ok(()),
+        Check::Static(expected) if expected.matches(token) => Ok(Principal::static_token()),
         Check::Static(_) => Err(Refusal::Invalid("the token is not this server's".into())),
         Check::Jwt(verifier) => match verifier.verify(token).await {
             Ok(claims) => {
                 tracing::debug!(sub = ?claims.get("sub"), "bearer token accepted");
-                Ok(())
+                Ok(Principal::from_claims(&claims))
             }
             Err(Rejection::Invalid(why)) => Err(Refusal::Invalid(why)),
             Err(Rejection::InsufficientScope(missing)) => Err(Refusal::Scope(missing)),
             Err(Rejection::Unavailable(why)) => Err(Refusal::Unavailable(why)),
         },
     };
-    match verdict {
-        Ok(()) => next.run(request).await,
-        Err(refusal) => refuse(&auth, refusal),
+    let principal = match verdict {
+        Ok(principal) => principal,
+        Err(refusal) => return refuse(auth, refusal),
+    };
+    let session = request
+        .headers()
+        .get(SESSION_ID)
+        .map(|id| id.to_str().unwrap_or("").to_owned());
+    let deleting = request.method() == Method::DELETE;
+    if let Some(id) = &session
+        && !guard.owners.may_use(id, &principal)
+    {
+        tracing::debug!("a session id not opened by this token's principal");
+        return not_this_tokens_session();
     }
+    let response = next.run(request).await;
+    match session {
+        Some(id) if deleting && response.status().is_success() => guard.owners.closed(&id),
+        Some(_) => {}
+        None => {
+            let opened = response.headers().get(SESSION_ID);
+            if let Some(id) = opened.and_then(|id| id.to_str().ok()) {
+                guard.owners.opened(id.to_owned(), principal);
+            }
+        }
+    }
+    response
+}
+
+/// `404`, as for a session that does not exist: a token holder learns nothing of others'.
+fn not_this_tokens_session() -> Response {
+    let body = json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {
+            "code": -32600,
+            "message": "no session with this id is open for this token's subject; send \
+                        `initialize` without a session id to open one"
+        }
+    });
+    (StatusCode::NOT_FOUND, axum::Json(body)).into_response()
 }
 
 /// The token of `Authorization: Bearer <token>`; `None` without that header or with another

@@ -9,13 +9,15 @@
 //!   authorization server, and names it in every `401`.
 //! - [`HttpAuth::static_token`]: one shared secret, for a few clients set up by hand.
 //!
-//! Either way stdio is not concerned: whoever starts the process already holds its pipes.
+//! Either way an HTTP session belongs to the token holder (JWT issuer and subject) that
+//! opened it: another one's requests for it get `404`. And stdio is not concerned: whoever starts the process already holds its pipes.
 
 mod builder;
 mod jwks;
 mod jwt;
 mod metadata;
 mod middleware;
+mod session_owners;
 mod static_token;
 
 pub use jwks::JwksSource;
