@@ -96,7 +96,8 @@ impl ToolServerBuilder {
     /// once stay within memory.
     pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 4 * 1024 * 1024;
 
-    /// How many connections are served at once. Well under the usual limit of 1,024 open files.
+    /// How many connections are served at once. Well under the usual limit of 1,024 open
+    /// files; a lower limit lowers it.
     pub const DEFAULT_MAX_CONNECTIONS: usize = 256;
 
     /// How long a session may go without a request before it is closed.
@@ -246,8 +247,10 @@ impl ToolServerBuilder {
         self
     }
 
-    /// How many HTTP connections are served at once (at least one); further connections wait
-    /// until one closes. Default
+    /// How many HTTP connections are served at once (at least one), lowered to what the
+    /// open-file limit leaves room for (the soft limit is raised to the hard one first). When
+    /// all are taken, the connection idle longest is closed for a newcomer; when all are busy,
+    /// newcomers wait until one finishes. Default
     /// [`DEFAULT_MAX_CONNECTIONS`](Self::DEFAULT_MAX_CONNECTIONS).
     pub fn http_max_connections(mut self, max: usize) -> Self {
         self.http.max_connections = max.max(1);

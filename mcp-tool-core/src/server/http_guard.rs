@@ -13,13 +13,17 @@
 //!   rmcp sees it: one that is too large, not JSON, or not a JSON-RPC message is answered
 //!   with a JSON-RPC error in the body (`413` or `400`); a request whose params do not fit
 //!   its method gets its `-32602` (`200`). rmcp would answer plain text or nothing.
-//! - At most [`ToolServerBuilder::DEFAULT_MAX_CONNECTIONS`] connections are served at once; the next waits in the
-//!   listen backlog until one closes, instead of the process running out of file descriptors
+//! - At most [`ToolServerBuilder::DEFAULT_MAX_CONNECTIONS`] connections are served at once,
+//!   fewer where the open-file limit leaves less room; when all are taken, the one idle
+//!   longest (a slowloris client still sending its headers) is closed for a newcomer, and
+//!   only when all are busy does the next wait in the listen backlog
+//!   ([`super::connection_slots`]), instead of the process running out of file descriptors
 //!   and every client failing.
 //! - A session with no request for [`ToolServerBuilder::DEFAULT_SESSION_IDLE_TIMEOUT`] is closed and its memory
 //!   freed; `DELETE` frees it at once.
 
 use super::ToolServerBuilder;
+use super::connection_slots::{Busy, Slot, Slots};
 use super::wire::{self, Refusal};
 use axum::Router;
 use axum::body::{Body, Bytes};
@@ -31,10 +35,10 @@ use futures::StreamExt;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use rmcp::model::ErrorCode;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
 use tokio::time::Instant;
 use tower::ServiceExt as _;
 
@@ -76,18 +80,15 @@ pub(crate) async fn serve_connections(
     router: Router,
     settings: &HttpSettings,
 ) -> std::io::Result<()> {
-    let slots = Arc::new(Semaphore::new(settings.max_connections.max(1)));
+    let slots = Slots::new(connection_cap(settings.max_connections));
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(settings.header_timeout);
     loop {
-        // Waiting for a slot before accepting leaves further connections in the kernel's
-        // backlog: they are served, late, when a slot frees, rather than refused.
-        let slot = Arc::clone(&slots)
-            .acquire_owned()
-            .await
-            .expect("the semaphore is never closed");
+        // Waiting for room before accepting leaves further connections in the kernel's
+        // backlog: they are served, late, when a connection finishes, rather than refused.
+        slots.room().await;
         let (tcp, _peer) = match listener.accept().await {
             Ok(accepted) => accepted,
             Err(e) => {
@@ -98,6 +99,12 @@ pub(crate) async fn serve_connections(
                 continue;
             }
         };
+        let (slot, evicted) = loop {
+            match slots.take() {
+                Some(taken) => break taken,
+                None => slots.room().await,
+            }
+        };
         // Without TCP_NODELAY, a response written in two parts on a kept-alive connection
         // waits for the client's delayed ACK: ~40 ms a call instead of under one.
         if let Err(e) = tcp.set_nodelay(true) {
@@ -106,24 +113,90 @@ pub(crate) async fn serve_connections(
         let Ok(local) = tcp.local_addr() else {
             continue;
         };
-        // The address the client reached is a host this connection may name (host_origin.rs).
-        let service = TowerToHyperService::new(router.clone().map_request(
-            move |mut request: hyper::Request<hyper::body::Incoming>| {
-                request
-                    .extensions_mut()
-                    .insert(super::host_origin::LocalAddr(local));
-                request
-            },
-        ));
+        let slot = Arc::new(slot);
+        let service = connection_service(router.clone(), local, Arc::clone(&slot));
         let connection = builder
-            .serve_connection(TokioIo::new(tcp), service)
+            .serve_connection(TokioIo::new(tcp), TowerToHyperService::new(service))
             .with_upgrades();
         tokio::spawn(async move {
-            if let Err(e) = connection.await {
-                tracing::debug!(error = %e, "HTTP connection closed");
+            tokio::select! {
+                served = connection => if let Err(e) = served {
+                    tracing::debug!(error = %e, "HTTP connection closed");
+                },
+                // Dropping the connection closes it: its slot went to a newcomer.
+                _ = evicted => {}
             }
             drop(slot);
         });
+    }
+}
+
+/// The configured connection limit, lowered to what the descriptor limit leaves room for.
+fn connection_cap(configured: usize) -> usize {
+    let Some(budget) = super::connection_slots::descriptor_budget() else {
+        return configured;
+    };
+    if budget >= configured {
+        return configured;
+    }
+    let cap = budget.max(1);
+    tracing::warn!(
+        configured,
+        cap,
+        "the open-file limit (ulimit -n) leaves room for {cap} HTTP connections; \
+         raise it to serve {configured} at once"
+    );
+    cap
+}
+
+/// `router` for one connection: each request carries the address the client reached
+/// (for [`super::host_origin`]) and marks the connection busy until its response is sent.
+fn connection_service(
+    router: Router,
+    local: SocketAddr,
+    slot: Arc<Slot>,
+) -> impl tower::Service<
+    hyper::Request<hyper::body::Incoming>,
+    Response = Response,
+    Error = std::convert::Infallible,
+    Future = impl Send,
+> + Clone {
+    tower::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
+        request
+            .extensions_mut()
+            .insert(super::host_origin::LocalAddr(local));
+        let busy = slot.busy();
+        let router = router.clone();
+        async move {
+            let response = router.oneshot(request.map(Body::new)).await?;
+            Ok(response.map(|body| Body::new(WhileSending { body, _busy: busy })))
+        }
+    })
+}
+
+/// A response body that keeps its connection marked busy until it is sent (or dropped).
+struct WhileSending {
+    body: Body,
+    _busy: Busy,
+}
+
+impl hyper::body::Body for WhileSending {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, axum::Error>>> {
+        std::pin::Pin::new(&mut self.get_mut().body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
     }
 }
 

@@ -3,6 +3,7 @@
 pub(crate) mod answer_check;
 pub mod auth;
 mod build;
+mod connection_slots;
 pub(crate) mod dispatch;
 mod eras;
 mod families;

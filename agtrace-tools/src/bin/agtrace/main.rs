@@ -82,7 +82,7 @@ impl Roots {
 enum Command {
     /// Serve the tools over MCP (stdio, or streamable HTTP at /mcp), indexing in the
     /// background and keeping the index fresh as the logs change.
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
     /// Run one tool without MCP and print its envelope JSON (exit code 0 even for tool errors).
     Call(call::CallArgs),
     /// Bring the index up to date, with a progress bar on stderr.
@@ -182,7 +182,7 @@ fn main() -> ExitCode {
     };
     let outcome = runtime.block_on(async {
         match cli.command {
-            Command::Serve(args) => serve::run(&cli.roots, args).await,
+            Command::Serve(args) => serve::run(&cli.roots, *args).await,
             Command::Call(args) => call::run(&cli.roots, args).await,
             Command::Index => index::run(&cli.roots).await,
             Command::Tools(args) => catalog::run(&cli.roots, args).await,
