@@ -326,14 +326,25 @@ pub fn check_range(
         field,
         format!("`{field}` must be {range} (got {}).", bound(v)),
     )
-    .with_detail("received", v);
+    .with_detail("received", number(v));
     if let Some(lo) = minimum {
-        error = error.with_detail("minimum", lo);
+        error = error.with_detail("minimum", number(lo));
     }
     if let Some(hi) = maximum {
-        error = error.with_detail("maximum", hi);
+        error = error.with_detail("maximum", number(hi));
     }
     Err(error)
+}
+
+/// `b` as the JSON number a schema would write: `50`, not `50.0`, for a whole number, so a
+/// client comparing the detail with the schema's `maximum` sees the same value.
+fn number(b: f64) -> serde_json::Value {
+    // 2^53: beyond it an f64 no longer holds every integer.
+    if b.fract() == 0.0 && b.abs() <= 9_007_199_254_740_992.0 {
+        serde_json::Value::from(b as i64)
+    } else {
+        serde_json::Value::from(b)
+    }
 }
 
 #[cfg(test)]
@@ -400,6 +411,15 @@ mod tests {
         assert!(check_range(&None::<u32>, "limit", Some(1.0), Some(50.0)).is_ok());
         let e = check_range(&Some(500u32), "limit", Some(1.0), Some(50.0)).unwrap_err();
         assert_eq!(e.message, "`limit` must be between 1 and 50 (got 500).");
+        // Whole bounds are integers in the details, as in the schema: `50`, not `50.0`.
+        let details = serde_json::to_string(&e.details).unwrap();
+        assert!(
+            details.contains(r#""maximum":50"#) && !details.contains("50.0"),
+            "{details}"
+        );
+        assert!(details.contains(r#""minimum":1"#) && details.contains(r#""received":500"#));
+        let e = check_range(&0.25f64, "ratio", Some(0.5), None).unwrap_err();
+        assert!(serde_json::to_string(&e.details).unwrap().contains("0.25"));
         let e = check_range(&-1i64, "offset", Some(0.0), None).unwrap_err();
         assert_eq!(e.message, "`offset` must be at least 0 (got -1).");
     }

@@ -590,7 +590,10 @@ pub(super) fn lint_schema(prepared: &Prepared) -> Vec<LintWarning> {
                 lint: f.code(),
                 message: f.render(),
             };
-            tracing::warn!(tool = def.name, lint = warning.lint, "{}", warning.message);
+            super::heard::warn(&format!(
+                "tool `{}` [{}]: {}",
+                def.name, warning.lint, warning.message
+            ));
             warning
         })
         .collect()

@@ -90,14 +90,13 @@ pub(super) fn warn_unserved(unserved: &[UnservedTool], served: &[&'static ToolDe
             .iter()
             .filter(|t| t.family == family)
             .map(|t| format!("`{}` ({})", t.name, t.location));
-        tracing::warn!(
-            family,
+        super::heard::warn(&format!(
             "family `{family}` is registered but not served: its tools {} are left out \
              (served families: {}); fix the tool's `family`, add it to `.families(..)`, or \
              name it in `.exclude_families(..)` if this server leaves it out on purpose",
             tools.collect::<Vec<_>>().join(", "),
             quoted(served_families.iter().copied())
-        );
+        ));
     }
 }
 

@@ -9,6 +9,7 @@ mod eras;
 mod families;
 mod framing;
 mod handler;
+mod heard;
 mod host_origin;
 mod http_compat;
 mod http_guard;

@@ -27,7 +27,7 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
             Lint::ModeToggle,
             cx.target,
             format!("`{name}` is a bool that switches the shape of the response"),
-            "split the tool into two tools named for what each returns (e.g. `search_event_previews` for previews and `get_event_details` for one full payload)",
+            "split the tool into two, each named for the one shape it returns (e.g. `list_order_summaries` for short entries and `get_order` for one full record)",
         ));
     }
 }

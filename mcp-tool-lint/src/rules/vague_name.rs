@@ -40,7 +40,7 @@ fn check_tool(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
             Lint::VagueName,
             Target::ToolName,
             format!("`{name}` does not say what the tool does"),
-            "name the action and its object, e.g. `search_event_previews`, `get_session_summary`",
+            "name the action and its object, e.g. `search_orders`, `get_invoice_summary`",
         ));
     }
 }
