@@ -4,6 +4,21 @@
 //! macros register it at link time, derive its schemas and refuse designs known to confuse
 //! models; this crate serves the registered tools over MCP (via `rmcp`) with a uniform
 //! envelope, structured errors, size budgets and query-bound cursors.
+//!
+//! # Features
+//!
+//! The default builds what a stdio server needs; the rest is opt-in, so a server pays in build
+//! time only for what it uses:
+//!
+//! | feature | adds |
+//! | --- | --- |
+//! | `lints` (default) | the design rules in the macros |
+//! | `http` | `serve_http`/`serve_http_on` (streamable HTTP) and their guards and settings |
+//! | `auth` | bearer tokens over HTTP: JWTs against a JWKS, or a static token (`auth`) |
+//! | `answer-check` | answers checked against their `outputSchema` (`check_answers`) |
+//! | `testing` | `TestClient`, an in-process MCP client that checks every answer |
+//! | `otel` | OpenTelemetry export of the per-call spans |
+//! | `full` | all of the above but `otel` |
 
 // rmcp marks logging and server-to-client requests deprecated for the 2026-07-28 protocol;
 // this crate serves the revisions up to 2025-11-25, where they are current (see server/handler.rs).
@@ -25,6 +40,7 @@ pub mod schema;
 pub mod seal;
 mod server;
 mod state;
+#[cfg(feature = "testing")]
 pub mod testing;
 
 pub use client_limits::ClientLimits;
@@ -39,13 +55,15 @@ pub use page::Page;
 /// The MCP implementation underneath, for what this crate does not wrap.
 pub use rmcp;
 pub use schema::SchemaProfile;
+#[cfg(feature = "auth")]
+pub use server::auth;
 pub use server::dispatch::UnknownTool;
 pub use server::tasks;
+pub use server::telemetry;
 pub use server::transport::{HTTP_PATH, ServeError};
 pub use server::{
     BuildError, LintWarning, SIZE_HINT_META, ToolServer, ToolServerBuilder, UnservedTool,
 };
-pub use server::{auth, telemetry};
 
 /// The names a tool author needs: `use mcp_tool_core::prelude::*;`.
 pub mod prelude {

@@ -1,6 +1,8 @@
 //! `ToolServerBuilder::build`: every registry problem found and reported at once.
 
+#[cfg(feature = "answer-check")]
 use super::answer_check::AnswerCheck;
+#[cfg(feature = "http")]
 use super::http_guard::HttpSettings;
 use super::{Inner, Prepared, ToolServer, families};
 use crate::client_limits::ClientLimits;
@@ -49,9 +51,11 @@ pub struct ToolServerBuilder {
     check_answers: bool,
     client_limits: ClientLimits,
     schema_profile: SchemaProfile,
+    #[cfg(feature = "http")]
     pub(super) http: HttpSettings,
     max_message_bytes: usize,
     pub(super) signing_keys: crate::seal::SigningKeys,
+    #[cfg(feature = "http")]
     pub(super) stateless_http: bool,
     pub(super) list_caching: super::eras::ListCaching,
     pub(super) tasks: Option<super::tasks::TaskSettings>,
@@ -73,9 +77,11 @@ impl Default for ToolServerBuilder {
             check_answers: cfg!(debug_assertions),
             client_limits: ClientLimits::defaults(),
             schema_profile: SchemaProfile::default(),
+            #[cfg(feature = "http")]
             http: HttpSettings::default(),
             max_message_bytes: Self::DEFAULT_MAX_MESSAGE_BYTES,
             signing_keys: crate::seal::SigningKeys::default(),
+            #[cfg(feature = "http")]
             stateless_http: false,
             list_caching: Default::default(),
             tasks: None,
@@ -188,6 +194,7 @@ impl ToolServerBuilder {
         self
     }
 
+    #[cfg(feature = "http")]
     /// The browser origins allowed to call the server over HTTP, replacing the default
     /// [`DEFAULT_ALLOWED_ORIGINS`](Self::DEFAULT_ALLOWED_ORIGINS) (pages on this
     /// machine: `http://localhost:*`, `http://127.0.0.1:*`, `http://[::1]:*` and their https
@@ -205,6 +212,7 @@ impl ToolServerBuilder {
         self
     }
 
+    #[cfg(feature = "http")]
     /// Host names and addresses the server answers to over HTTP besides this machine's
     /// loopback names (`localhost`, `127.0.0.1`, `::1`) and the address each connection
     /// arrived at, which are always allowed. Needed when clients reach the server by a DNS
@@ -220,6 +228,7 @@ impl ToolServerBuilder {
         self
     }
 
+    #[cfg(feature = "http")]
     /// How long an HTTP connection may take to send a request's headers, and how long a
     /// kept-alive connection may stay idle before its next request; the connection is closed
     /// after that. Default [`DEFAULT_HEADER_TIMEOUT`](Self::DEFAULT_HEADER_TIMEOUT).
@@ -228,6 +237,7 @@ impl ToolServerBuilder {
         self
     }
 
+    #[cfg(feature = "http")]
     /// How long an HTTP request's body may take to arrive once its headers are in. A client
     /// that trickles the body or stalls in the middle of it gets `408` with a JSON-RPC error
     /// and the connection is closed. Default
@@ -247,6 +257,7 @@ impl ToolServerBuilder {
         self
     }
 
+    #[cfg(feature = "http")]
     /// How many HTTP connections are served at once (at least one), lowered to what the
     /// open-file limit leaves room for (the soft limit is raised to the hard one first). When
     /// all are taken, the connection idle longest is closed for a newcomer; when all are busy,
@@ -257,6 +268,7 @@ impl ToolServerBuilder {
         self
     }
 
+    #[cfg(feature = "http")]
     /// How long an HTTP session may go without a request before it is closed and its memory
     /// freed. Default
     /// [`DEFAULT_SESSION_IDLE_TIMEOUT`](Self::DEFAULT_SESSION_IDLE_TIMEOUT).
@@ -269,6 +281,7 @@ impl ToolServerBuilder {
     /// in debug builds, off in release builds). An answer that breaks its schema becomes an
     /// `internal` tool error naming the tool and the JSON path, so a client that validates
     /// never rejects it and one that does not never passes a broken answer to its model.
+    #[cfg(feature = "answer-check")]
     pub fn check_answers(mut self, check: bool) -> Self {
         self.check_answers = check;
         self
@@ -338,7 +351,7 @@ impl ToolServerBuilder {
     /// What cannot fail is left out of the wait: the tools as `tools/list` lists them (their
     /// output schemas, most of a build) are derived on a thread this starts, so that a server
     /// answers `initialize` sooner; the first call that needs one before that thread got to it
-    /// derives it itself. With [`check_answers`](Self::check_answers) on (the default in
+    /// derives it itself. With `check_answers` on (feature `answer-check`; the default in
     /// debug builds) they are derived here, since the answer checks are compiled from them.
     ///
     /// Registered families that are neither served nor excluded are logged as warnings and
@@ -395,6 +408,7 @@ impl ToolServerBuilder {
                 Err(problem) => problems.push(problem),
             }
         }
+        #[cfg(feature = "http")]
         let admission = super::host_origin::Admission::new(
             &self.http.allowed_hosts,
             &self.http.allowed_origins,
@@ -434,10 +448,13 @@ impl ToolServerBuilder {
                 lint_warnings: std::sync::OnceLock::new(),
                 unserved,
                 client_limits: self.client_limits,
+                #[cfg(feature = "http")]
                 http: self.http,
+                #[cfg(feature = "http")]
                 admission: Arc::new(admission),
                 max_message_bytes: self.max_message_bytes,
                 signing_keys: self.signing_keys,
+                #[cfg(feature = "http")]
                 stateless_http: self.stateless_http,
                 list_caching: self.list_caching,
                 tasks: self.tasks.map(super::task_store::TaskStore::new),
@@ -504,8 +521,16 @@ fn prepare(
         input: Arc::new(listed),
         defaults,
         parameters,
+        #[cfg(feature = "answer-check")]
         answer_check: None,
     };
+    with_answer_check(prepared, check_answers)
+}
+
+/// `prepared` with its compiled `outputSchema` when answers are to be checked.
+#[cfg(feature = "answer-check")]
+fn with_answer_check(prepared: Prepared, check_answers: bool) -> Result<Prepared, String> {
+    let def = prepared.def;
     if !check_answers || def.output_schema.is_none() {
         return Ok(prepared);
     }
@@ -523,6 +548,12 @@ fn prepare(
         answer_check,
         ..prepared
     })
+}
+
+/// Without the `answer-check` feature no answer is checked.
+#[cfg(not(feature = "answer-check"))]
+fn with_answer_check(prepared: Prepared, _check_answers: bool) -> Result<Prepared, String> {
+    Ok(prepared)
 }
 
 /// The tool as `tools/list` shows it, from its listed input schema: the rest of what

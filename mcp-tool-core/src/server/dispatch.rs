@@ -178,25 +178,35 @@ impl ToolServer {
             }
             Err(error) => envelope::failure(&error),
         };
-        match prepared
-            .answer_check
-            .as_ref()
-            .and_then(|c| c.mismatch(&answer.value))
-        {
-            None => answer,
-            Some(mismatch) => {
-                tracing::error!(tool = def.name, path = %mismatch.path, message = %mismatch.message,
-                    "an answer breaks its tool's outputSchema");
-                envelope::failure(
-                    &ToolError::internal(format!(
-                        "The answer of `{}` does not match its outputSchema at `{}`: {}. \
-                         This is a bug in the tool, not in the call.",
-                        def.name, mismatch.path, mismatch.message
-                    ))
-                    .with_detail("tool", def.name)
-                    .with_detail("path", mismatch.path),
-                )
-            }
+        #[cfg(feature = "answer-check")]
+        let answer = checked(prepared, answer);
+        answer
+    }
+}
+
+/// `answer`, or an `internal` error naming the path where it breaks its tool's
+/// `outputSchema` when the server checks answers.
+#[cfg(feature = "answer-check")]
+fn checked(prepared: &super::Prepared, answer: envelope::Envelope) -> envelope::Envelope {
+    let def = prepared.def;
+    match prepared
+        .answer_check
+        .as_ref()
+        .and_then(|c| c.mismatch(&answer.value))
+    {
+        None => answer,
+        Some(mismatch) => {
+            tracing::error!(tool = def.name, path = %mismatch.path, message = %mismatch.message,
+                "an answer breaks its tool's outputSchema");
+            envelope::failure(
+                &ToolError::internal(format!(
+                    "The answer of `{}` does not match its outputSchema at `{}`: {}. \
+                     This is a bug in the tool, not in the call.",
+                    def.name, mismatch.path, mismatch.message
+                ))
+                .with_detail("tool", def.name)
+                .with_detail("path", mismatch.path),
+            )
         }
     }
 }

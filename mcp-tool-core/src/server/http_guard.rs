@@ -51,6 +51,7 @@ pub(crate) struct HttpSettings {
     pub body_timeout: Duration,
     pub max_connections: usize,
     pub session_idle_timeout: Duration,
+    #[cfg(feature = "auth")]
     pub auth: Option<super::auth::HttpAuth>,
 }
 
@@ -66,6 +67,7 @@ impl Default for HttpSettings {
             body_timeout: ToolServerBuilder::DEFAULT_BODY_TIMEOUT,
             max_connections: ToolServerBuilder::DEFAULT_MAX_CONNECTIONS,
             session_idle_timeout: ToolServerBuilder::DEFAULT_SESSION_IDLE_TIMEOUT,
+            #[cfg(feature = "auth")]
             auth: None,
         }
     }

@@ -1,8 +1,11 @@
 //! `ToolServer`: the registered tools, validated, ready to serve over any rmcp transport.
 
+#[cfg(feature = "answer-check")]
 pub(crate) mod answer_check;
+#[cfg(feature = "auth")]
 pub mod auth;
 mod build;
+#[cfg(feature = "http")]
 mod connection_slots;
 pub(crate) mod dispatch;
 mod eras;
@@ -10,12 +13,18 @@ mod families;
 mod framing;
 mod handler;
 mod heard;
+#[cfg(feature = "http")]
 mod host_origin;
+#[cfg(feature = "http")]
 mod http_compat;
+#[cfg(feature = "http")]
 mod http_guard;
+#[cfg(feature = "http")]
+mod http_serve;
 pub(crate) mod input_required;
 mod session_transport;
 mod signing;
+#[cfg(feature = "http")]
 mod stateless_http;
 #[cfg(unix)]
 mod stdio_pipes;
@@ -40,7 +49,7 @@ use std::time::Duration;
 /// A validated set of tools with their states. Cheap to clone; clones share everything.
 ///
 /// Made by [`ToolServer::builder`], then served with [`serve_stdio`](Self::serve_stdio),
-/// [`serve_http`](Self::serve_http) or any rmcp transport ([`serve`](Self::serve)), or called
+/// `serve_http` (feature `http`) or any rmcp transport ([`serve`](Self::serve)), or called
 /// directly with [`call`](Self::call).
 ///
 /// ```no_run
@@ -76,11 +85,14 @@ struct Inner {
     lint_warnings: std::sync::OnceLock<Vec<LintWarning>>,
     unserved: Vec<UnservedTool>,
     client_limits: crate::client_limits::ClientLimits,
+    #[cfg(feature = "http")]
     http: http_guard::HttpSettings,
     /// The `Host` and `Origin` values HTTP requests may carry, read from `http`.
+    #[cfg(feature = "http")]
     admission: Arc<host_origin::Admission>,
     max_message_bytes: usize,
     signing_keys: crate::seal::SigningKeys,
+    #[cfg(feature = "http")]
     stateless_http: bool,
     list_caching: eras::ListCaching,
     tasks: Option<task_store::TaskStore>,
@@ -99,6 +111,7 @@ pub(crate) struct Prepared {
     /// Names of the declared parameters, to warn about arguments that will be ignored.
     pub parameters: Vec<String>,
     /// The compiled `outputSchema`, when the server checks its answers.
+    #[cfg(feature = "answer-check")]
     pub answer_check: Option<answer_check::AnswerCheck>,
 }
 
