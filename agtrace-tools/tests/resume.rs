@@ -120,3 +120,43 @@ fn gemini_resume_keeps_the_first_run_and_the_stub_takes_no_session() {
         page.hits
     );
 }
+
+const COPILOT_RUNS: &str = "c0b1f0a7-0027-4000-8000-000000000001";
+const COPILOT_RECORDS: &str = "c0b1f0a7-0027-4000-8000-000000000002";
+
+fn copilot_file(id: &str) -> PathBuf {
+    fixtures().join(format!("copilot/session-state/{id}/events.jsonl"))
+}
+
+/// A Copilot session resumed twice: each `session.shutdown` gives the session's totals so far
+/// (9,150, then 23,760, then 26,580 input; 200, 480, 714 output). Before, they were summed:
+/// 59,490 input and 1,394 output. And a shell call the CLI completed (`success: true`) with
+/// `shellExecution.exitCode: 2` is a failure (before: 0 failures).
+#[test]
+fn copilot_shutdown_totals_are_cumulative_over_resumed_runs() {
+    let (state, _) = parse_file(Provider::CopilotCli, &copilot_file(COPILOT_RUNS), false).unwrap();
+    let t = state.tokens.total();
+    assert_eq!(state.meta.session_id, COPILOT_RUNS);
+    assert_eq!(
+        (t.input, t.cached_input, t.output, t.total),
+        (26_580, 21_000, 714, 26_580 + 714)
+    );
+    assert_eq!((state.meta.tool_calls, state.meta.tool_errors), (2, 1));
+    assert_eq!((state.meta.prompts, state.turn_count()), (3, 3));
+}
+
+/// Per-request `session.usage_record`s are preferred: the messages' `outputTokens` they repeat
+/// and the cumulative shutdowns add nothing more (before: 19,000 input and 270 output, the
+/// records unread and the two shutdowns summed; now 3,000 + 4,000 + 5,000 and 40 + 60 + 70).
+#[test]
+fn copilot_usage_records_count_each_request_once() {
+    let (state, _) =
+        parse_file(Provider::CopilotCli, &copilot_file(COPILOT_RECORDS), false).unwrap();
+    let t = state.tokens.total();
+    assert_eq!(
+        (t.input, t.cached_input, t.output),
+        (12_000, 2_900 + 3_900, 170)
+    );
+    assert_eq!((state.meta.tool_calls, state.meta.tool_errors), (1, 0));
+    assert_eq!(state.turn_count(), 2);
+}
