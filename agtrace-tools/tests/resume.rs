@@ -160,3 +160,27 @@ fn copilot_usage_records_count_each_request_once() {
     assert_eq!((state.meta.tool_calls, state.meta.tool_errors), (1, 0));
     assert_eq!(state.turn_count(), 2);
 }
+
+/// Shell commands that exit non-zero while the agent records the call as completed are failed
+/// tool calls: Codex's unified exec output ("Process exited with code 2") and an `exit_code`
+/// field (before: 0 of 3 failed; now 2, both in the one turn), OpenCode's `metadata.exit: 2`
+/// (before: 0 of 2; now 1). Copilot's `shellExecution.exitCode` is in the test above.
+#[test]
+fn shell_commands_that_exit_non_zero_are_failed_calls() {
+    let codex = fixtures().join(
+        "codex/sessions/2026/11/04/rollout-2026-11-04T08-00-00-019e0000-0027-7000-8000-000000000001.jsonl",
+    );
+    let (state, events) = parse_file(Provider::Codex, &codex, false).unwrap();
+    assert_eq!((state.meta.tool_calls, state.meta.tool_errors), (3, 2));
+    let turns = agtrace_tools::model::assemble(&events);
+    assert_eq!(turns.len(), 1);
+    assert_eq!(turns[0].failed_tool_calls, 2);
+    assert_eq!(state.tokens.total().input, 3000);
+
+    let (tmp, logs) = copied(&[]);
+    let (store, _) = indexed(&logs, &tmp.path().join("data"));
+    let s = store.session_summary("ses_exit_0027").unwrap();
+    assert_eq!((s.tool_calls, s.tool_errors, s.turn_count), (2, 1, 1));
+    let s = store.session_summary(COPILOT_RUNS).unwrap();
+    assert_eq!((s.tool_calls, s.tool_errors), (2, 1));
+}

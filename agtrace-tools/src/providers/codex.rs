@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::spec::{Layout, ProviderSpec, file_name, file_stem};
-use super::{FileHint, ParseState, exit_code_in_text, flatten_text, str_field, u64_field};
+use super::{
+    EXIT_CODE_LINES, FileHint, ParseState, exit_code_in_text, flatten_text, str_field, u64_field,
+};
 use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
 
@@ -347,8 +349,21 @@ fn token_usage(u: &Value) -> TokenUsage {
     )
 }
 
-/// A tool output is plain text ("Exit code: N\n...") or a JSON string/object holding
-/// `output` and `metadata.exit_code`.
+/// The exit code a shell output's first lines report: "Exit code: N" (older versions) or
+/// "Process exited with code N" (the unified exec tool of recent versions, whose call is
+/// recorded as completed whatever the command's exit).
+fn exit_code_of_text(text: &str) -> Option<i64> {
+    exit_code_in_text(text).or_else(|| {
+        text.lines().take(EXIT_CODE_LINES).find_map(|l| {
+            l.trim()
+                .strip_prefix("Process exited with code")
+                .and_then(|rest| rest.trim().parse().ok())
+        })
+    })
+}
+
+/// A tool output is plain text ("Exit code: N\n..." or "Process exited with code N") or a
+/// JSON string/object holding `output` and `metadata.exit_code` (or `exit_code`).
 fn tool_output(out: &Value) -> (String, Option<i64>) {
     let parsed;
     let obj = match out {
@@ -374,12 +389,13 @@ fn tool_output(out: &Value) -> (String, Option<i64>) {
             .get("metadata")
             .and_then(|m| m.get("exit_code"))
             .and_then(Value::as_i64)
+            .or_else(|| o.get("exit_code").and_then(Value::as_i64))
             .or_else(|| (o.get("success").and_then(Value::as_bool) == Some(false)).then_some(1))
-            .or_else(|| exit_code_in_text(&text));
+            .or_else(|| exit_code_of_text(&text));
         return (text, exit);
     }
     let text = flatten_text(out);
-    let exit = exit_code_in_text(&text);
+    let exit = exit_code_of_text(&text);
     (text, exit)
 }
 
