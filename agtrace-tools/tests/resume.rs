@@ -184,3 +184,16 @@ fn shell_commands_that_exit_non_zero_are_failed_calls() {
     let s = store.session_summary(COPILOT_RUNS).unwrap();
     assert_eq!((s.tool_calls, s.tool_errors), (2, 1));
 }
+
+/// `agtrace --help` names every agent it reads (it named three of the six).
+#[test]
+fn help_names_all_six_agents() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_agtrace"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for p in Provider::ALL {
+        assert!(help.contains(p.spec().title), "{}: {help}", p.spec().title);
+    }
+}

@@ -1,4 +1,11 @@
-//! Codex CLI rollout records (`{timestamp, type, payload}`).
+//! Codex CLI rollout records (`{timestamp, type, payload}`). See `docs/providers/codex.md`.
+//!
+//! Resume, continue and fork: `codex resume` appends to the session's own rollout (one file,
+//! its id). A fork is a new rollout naming its parent (`forked_from_id`) that begins with a copy
+//! of the parent's records, `token_count`s included: the copy is skipped (`ForkCopy`) and
+//! counted once, in the parent. `total_token_usage` is cumulative, so each request's
+//! `last_token_usage` is counted. A shell command that exits non-zero is recorded as a
+//! completed call; its exit code (in the output or an `exit_code` field) makes it a failure.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
