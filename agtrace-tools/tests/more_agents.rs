@@ -203,9 +203,9 @@ fn qwen(rel: &'static str) -> Expected {
 
 /// A Copilot CLI events file. Prompts: `user.message` content (not a sub-agent's, which has a
 /// `parentToolCallId`). Calls: the messages' `toolRequests`, and `tool.execution_start` of a
-/// call no message asked for. Tokens: the last `session.shutdown`'s totals, which are the
-/// session's so far (`tokenDetails.input` is the uncached part), plus the messages'
-/// `outputTokens` after it.
+/// call no message asked for. Tokens: the `session.shutdown` totals (`tokenDetails.input` is
+/// the uncached part; the files here have at most one, so whether totals are cumulative does
+/// not matter) or, for a run without one, the messages' `outputTokens`.
 fn copilot(rel: &'static str) -> Expected {
     let recs = jsonl(rel);
     let start = recs.iter().find(|r| r["type"] == "session.start").unwrap();
@@ -247,10 +247,10 @@ fn copilot(rel: &'static str) -> Expected {
             "tool.execution_complete" if d["success"] == false => errors += 1,
             "session.shutdown" => {
                 let c = |k: &str| d["tokenDetails"][k]["tokenCount"].as_u64().unwrap_or(0);
-                t.input = c("input") + c("cache_read") + c("cache_write");
-                t.cached = c("cache_read");
-                t.cache_write = c("cache_write");
-                t.output = c("output");
+                t.input += c("input") + c("cache_read") + c("cache_write");
+                t.cached += c("cache_read");
+                t.cache_write += c("cache_write");
+                t.output += c("output");
                 run_output = 0;
             }
             _ => {}

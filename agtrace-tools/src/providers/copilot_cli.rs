@@ -84,6 +84,12 @@ pub struct State {
     /// Output of usage records that no model message's `outputTokens` has matched yet.
     #[serde(default)]
     record_output: u64,
+    /// The last shutdown's totals, to tell a cumulative one from a run's own.
+    #[serde(default)]
+    last_shutdown: Option<Totals>,
+    /// The totals of the shutdowns before the last reset: what later totals count from.
+    #[serde(default)]
+    offset: Totals,
 }
 
 /// Token counts as a shutdown or a usage record gives them.
@@ -371,7 +377,9 @@ impl Totals {
 /// The totals are the session's so far, not the run's: a resumed session's shutdowns say, say,
 /// 9,150, then 23,760, then 26,580 input. Summing them counted 2.2 times the tokens. What the
 /// messages' `outputTokens`, the usage records and earlier shutdowns counted is subtracted, so
-/// the session's sum is its last shutdown's totals (plus what came after it).
+/// the session's sum is its last shutdown's totals (plus what came after it). Totals lower than
+/// the last shutdown's were reset for the run (as older versions write them) and count on top
+/// of the totals before them.
 fn shutdown(st: &mut ParseState, data: &Value, out: &mut Vec<Event>) {
     let metrics: Vec<&Value> = data
         .get("modelMetrics")
@@ -408,7 +416,16 @@ fn shutdown(st: &mut ParseState, data: &Value, out: &mut Vec<Event>) {
         reasoning: reasoning.min(output),
     };
     let c = &mut st.states.copilot_cli;
-    let (more, counted) = totals.beyond(&c.counted);
+    // Totals lower than the last shutdown's are a run's own (versions around 1.0.7x reset them
+    // on each run): they count from the sum of the totals before them. Totals that only grow
+    // are the session's so far (recent versions).
+    if let Some(last) = c.last_shutdown
+        && (totals.input < last.input || totals.output < last.output)
+    {
+        c.offset = c.offset.plus(&last);
+    }
+    c.last_shutdown = Some(totals);
+    let (more, counted) = c.offset.plus(&totals).beyond(&c.counted);
     c.counted = counted;
     // The totals settle every request before them.
     c.message_output = 0;
