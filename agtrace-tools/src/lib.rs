@@ -1,4 +1,4 @@
-//! agtrace: MCP tools over the session logs of Claude Code, Codex CLI and Gemini CLI.
+//! agtrace: MCP tools over the session logs of Claude Code, Codex CLI, Gemini CLI, Qwen Code, GitHub Copilot CLI and OpenCode.
 //!
 //! The modules are layers, each depending only on the ones before it:
 //!

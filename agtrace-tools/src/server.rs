@@ -5,7 +5,7 @@ use crate::store::signing_key::local_signing_keys;
 use mcp_tool_core::{BuildError, ToolServer, ToolServerBuilder};
 
 /// What the client may tell the model about using the tools together.
-const INSTRUCTIONS: &str = "Tools over the local session logs of Claude Code, Codex CLI and Gemini CLI. \
+const INSTRUCTIONS: &str = "Tools over the local session logs of Claude Code, Codex CLI, Gemini CLI, Qwen Code, GitHub Copilot CLI and OpenCode. \
 Start with `list_sessions` (or `search_event_previews` to find a moment by its text), then narrow down: \
 `get_session_summary` -> `get_session_turns` -> `get_turn_steps` -> `get_session_full` for the complete transcript; \
 `get_event_details` for one event in full; `analyze_session` for failures, loops and slow tools; \
@@ -30,4 +30,16 @@ pub fn builder(store: TraceStore) -> ToolServerBuilder {
         .instructions(INSTRUCTIONS)
         .families(["trace"])
         .state(store)
+}
+
+#[cfg(test)]
+mod instructions_tests {
+    /// The instructions name every agent agtrace reads (they named three of six).
+    #[test]
+    fn the_instructions_name_every_agent() {
+        for p in crate::providers::Provider::ALL {
+            let title = p.spec().title;
+            assert!(super::INSTRUCTIONS.contains(title), "{title}");
+        }
+    }
 }

@@ -203,9 +203,9 @@ fn qwen(rel: &'static str) -> Expected {
 
 /// A Copilot CLI events file. Prompts: `user.message` content (not a sub-agent's, which has a
 /// `parentToolCallId`). Calls: the messages' `toolRequests`, and `tool.execution_start` of a
-/// call no message asked for. Tokens: per run of the CLI (from `session.start`/`session.resume`
-/// to `session.shutdown`), the shutdown's totals (`tokenDetails.input` is the uncached part)
-/// or, for a run without one, the messages' `outputTokens`.
+/// call no message asked for. Tokens: the `session.shutdown` totals (`tokenDetails.input` is
+/// the uncached part; the files here have at most one, so whether totals are cumulative does
+/// not matter) or, for a run without one, the messages' `outputTokens`.
 fn copilot(rel: &'static str) -> Expected {
     let recs = jsonl(rel);
     let start = recs.iter().find(|r| r["type"] == "session.start").unwrap();

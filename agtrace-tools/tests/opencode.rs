@@ -67,7 +67,11 @@ fn fold(e: &mut Expected, message: &Value, parts: &[Value]) {
             }
             for p in parts.iter().filter(|p| p["type"] == "tool") {
                 e.tool_calls += 1;
-                if p["state"]["status"] == "error" {
+                // An error, or a completed shell command whose exit code is not 0.
+                let exit = p["state"]["metadata"]["exit"].as_i64();
+                if p["state"]["status"] == "error"
+                    || (p["state"]["status"] == "completed" && exit.is_some_and(|c| c != 0))
+                {
                     e.tool_errors += 1;
                 }
             }

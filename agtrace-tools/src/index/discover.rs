@@ -64,11 +64,14 @@ pub enum SkipReason {
     CorruptDatabase,
     /// A database without the tables and columns agtrace reads (another version's schema).
     UnknownSchema,
+    /// A file that only replays a session another file holds (a Gemini resume writes one
+    /// beside the session's own file): no session of its own.
+    Replay,
 }
 
 impl SkipReason {
     /// Every reason, in the order counts are listed.
-    pub const ALL: [SkipReason; 16] = [
+    pub const ALL: [SkipReason; 17] = [
         SkipReason::UnreadableFolder,
         SkipReason::UnreadableFile,
         SkipReason::NonUtf8Name,
@@ -85,6 +88,7 @@ impl SkipReason {
         SkipReason::DatabaseBusy,
         SkipReason::CorruptDatabase,
         SkipReason::UnknownSchema,
+        SkipReason::Replay,
     ];
 
     /// The stable snake_case name.
@@ -106,6 +110,7 @@ impl SkipReason {
             SkipReason::DatabaseBusy => "database_busy",
             SkipReason::CorruptDatabase => "corrupt_database",
             SkipReason::UnknownSchema => "unknown_schema",
+            SkipReason::Replay => "replay",
         }
     }
 

@@ -453,6 +453,7 @@ fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
                     _ => SkipReason::NotALog,
                 });
             }
+            Ok(_) if state.meta.replay_only => return Err(SkipReason::Replay),
             Ok(chunk) => (chunk.events, chunk.end_offset),
             // The append changed what was read: read the file again, from the start.
             Err(Restart) => {
@@ -1071,8 +1072,10 @@ pub fn run(
                         // Read whole and found not to be a log (a file cut inside its first
                         // record, then appended to): what was indexed of it is gone, and a
                         // fresh build would hold no session for it either.
-                        if matches!(reason, SkipReason::NotALog | SkipReason::NotValidJson)
-                            && job.base.is_some()
+                        if matches!(
+                            reason,
+                            SkipReason::NotALog | SkipReason::NotValidJson | SkipReason::Replay
+                        ) && job.base.is_some()
                             && remove_file(&tx, &job.found.key)?
                         {
                             stats.files_removed += 1;

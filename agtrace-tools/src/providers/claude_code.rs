@@ -1,4 +1,11 @@
-//! Claude Code JSONL records.
+//! Claude Code JSONL records. See `docs/providers/claude-code.md`.
+//!
+//! Resume, continue and fork: `--continue`, `--resume` and `--fork-session` write a new file
+//! with a new `sessionId`, which owns it; a copied summary of the earlier session ("This session
+//! is being continued") is a notification, not a prompt. Usage is per request (once per
+//! `message.id` in a file), never cumulative; copies of earlier records in a resumed file are
+//! not yet matched across files. A failed tool call is `tool_result.is_error` (set for a
+//! Bash command that exits non-zero; there is no exit-code field).
 
 use std::path::Path;
 

@@ -1,4 +1,11 @@
-//! Codex CLI rollout records (`{timestamp, type, payload}`).
+//! Codex CLI rollout records (`{timestamp, type, payload}`). See `docs/providers/codex.md`.
+//!
+//! Resume, continue and fork: `codex resume` appends to the session's own rollout (one file,
+//! its id). A fork is a new rollout naming its parent (`forked_from_id`) that begins with a copy
+//! of the parent's records, `token_count`s included: the copy is skipped (`ForkCopy`) and
+//! counted once, in the parent. `total_token_usage` is cumulative, so each request's
+//! `last_token_usage` is counted. A shell command that exits non-zero is recorded as a
+//! completed call; its exit code (in the output or an `exit_code` field) makes it a failure.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
@@ -7,7 +14,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::spec::{Layout, ProviderSpec, file_name, file_stem};
-use super::{FileHint, ParseState, exit_code_in_text, flatten_text, str_field, u64_field};
+use super::{
+    EXIT_CODE_LINES, FileHint, ParseState, exit_code_in_text, flatten_text, str_field, u64_field,
+};
 use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
 
@@ -347,8 +356,21 @@ fn token_usage(u: &Value) -> TokenUsage {
     )
 }
 
-/// A tool output is plain text ("Exit code: N\n...") or a JSON string/object holding
-/// `output` and `metadata.exit_code`.
+/// The exit code a shell output's first lines report: "Exit code: N" (older versions) or
+/// "Process exited with code N" (the unified exec tool of recent versions, whose call is
+/// recorded as completed whatever the command's exit).
+fn exit_code_of_text(text: &str) -> Option<i64> {
+    exit_code_in_text(text).or_else(|| {
+        text.lines().take(EXIT_CODE_LINES).find_map(|l| {
+            l.trim()
+                .strip_prefix("Process exited with code")
+                .and_then(|rest| rest.trim().parse().ok())
+        })
+    })
+}
+
+/// A tool output is plain text ("Exit code: N\n..." or "Process exited with code N") or a
+/// JSON string/object holding `output` and `metadata.exit_code` (or `exit_code`).
 fn tool_output(out: &Value) -> (String, Option<i64>) {
     let parsed;
     let obj = match out {
@@ -374,12 +396,13 @@ fn tool_output(out: &Value) -> (String, Option<i64>) {
             .get("metadata")
             .and_then(|m| m.get("exit_code"))
             .and_then(Value::as_i64)
+            .or_else(|| o.get("exit_code").and_then(Value::as_i64))
             .or_else(|| (o.get("success").and_then(Value::as_bool) == Some(false)).then_some(1))
-            .or_else(|| exit_code_in_text(&text));
+            .or_else(|| exit_code_of_text(&text));
         return (text, exit);
     }
     let text = flatten_text(out);
-    let exit = exit_code_in_text(&text);
+    let exit = exit_code_of_text(&text);
     (text, exit)
 }
 

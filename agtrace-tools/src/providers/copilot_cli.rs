@@ -2,8 +2,14 @@
 //! `session-state/<sessionId>.jsonl` in early versions): one event a line, `{type, data, id,
 //! timestamp, parentId}`. Sub-agents run inline: their events are in the parent's file, tagged
 //! with the `parentToolCallId` of the call that started them. Tokens: output per model message
-//! (`outputTokens`), the rest only in the totals of `session.shutdown`, one per run of the CLI.
-//! See `docs/providers/copilot-cli.md`.
+//! (`outputTokens`); per request, in `session.usage_record` (recent versions); and in the totals
+//! of `session.shutdown`, one per run of the CLI. See `docs/providers/copilot-cli.md`.
+//!
+//! Resume, continue and fork: `copilot --resume` / `--continue` appends `session.resume` and the
+//! new run to the session's own file, which owns the id; nothing is replayed. The shutdown
+//! totals are cumulative over the runs (the session's so far): the per-request usage records
+//! are preferred when present, and a shutdown adds only what its totals exceed of what was
+//! counted, never its whole totals again. The CLI has no fork.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -68,9 +74,32 @@ pub struct State {
     tools: HashMap<String, String>,
     /// Text of the last `assistant.reasoning`: the next message's `reasoningText` repeats it.
     last_reasoning: Option<String>,
-    /// Output tokens of the messages since this run of the CLI started: its
-    /// `session.shutdown` total includes them.
-    run_output: u64,
+    /// Tokens counted so far in the session, each field: a `session.shutdown`'s totals are the
+    /// session's so far, over all its runs, and it adds only what they exceed.
+    #[serde(default)]
+    counted: Totals,
+    /// Output of model messages that no `session.usage_record` has covered yet.
+    #[serde(default)]
+    message_output: u64,
+    /// Output of usage records that no model message's `outputTokens` has matched yet.
+    #[serde(default)]
+    record_output: u64,
+    /// The last shutdown's totals, to tell a cumulative one from a run's own.
+    #[serde(default)]
+    last_shutdown: Option<Totals>,
+    /// The totals of the shutdowns before the last reset: what later totals count from.
+    #[serde(default)]
+    offset: Totals,
+}
+
+/// Token counts as a shutdown or a usage record gives them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+struct Totals {
+    input: u64,
+    cached: u64,
+    written: u64,
+    output: u64,
+    reasoning: u64,
 }
 
 pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
@@ -141,6 +170,7 @@ pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
             format!("abort: {}", str_field(data, "reason").unwrap_or("")),
         )),
         "session.shutdown" => shutdown(st, data, out),
+        "session.usage_record" => usage_record(st, data, out),
         // Turn brackets: the prompt and the messages already say where turns and steps are.
         "assistant.turn_start" | "assistant.turn_end" => {}
         "system.message" | "system.notification" | "session.info" => out.push(Event::new(
@@ -176,8 +206,6 @@ fn start(st: &mut ParseState, ty: &str, data: &Value, out: &mut Vec<Event>) {
     if let Some(m) = str_field(data, "selectedModel") {
         st.states.copilot_cli.model = Some(m.to_string());
     }
-    // A new run of the CLI: its shutdown totals start from zero.
-    st.states.copilot_cli.run_output = 0;
     out.push(Event::new(EventKind::Notification, ty));
 }
 
@@ -209,9 +237,14 @@ fn assistant(st: &mut ParseState, data: &Value, out: &mut Vec<Event>) {
         evs.push(tool_call(st, id, &name, req.get("arguments")));
     }
     if let Some(n) = data.get("outputTokens").and_then(Value::as_u64) {
-        st.states.copilot_cli.run_output += n;
+        // A usage record of this request may have counted the output already.
+        let c = &mut st.states.copilot_cli;
+        let matched = n.min(c.record_output);
+        c.record_output -= matched;
+        c.message_output += n - matched;
+        c.counted.output += n - matched;
         let mut ev = Event::new(EventKind::TokenUsage, "");
-        ev.tokens = Some(TokenUsage::new(0, 0, 0, n, 0));
+        ev.tokens = Some(TokenUsage::new(0, 0, 0, n - matched, 0));
         evs.push(ev);
     }
     for mut ev in evs {
@@ -255,7 +288,14 @@ fn tool_result(st: &ParseState, data: &Value) -> Event {
         })
         .unwrap_or_default();
     let mut ev = Event::new(EventKind::ToolResult, text);
-    ev.is_error = data.get("success") == Some(&Value::Bool(false));
+    // A shell command that exits non-zero is a completed call (`success: true`) whose
+    // `shellExecution.exitCode` says it failed.
+    let exit_code = [data, result]
+        .into_iter()
+        .find_map(|d| d.pointer("/shellExecution/exitCode"))
+        .and_then(Value::as_i64);
+    ev.is_error =
+        data.get("success") == Some(&Value::Bool(false)) || exit_code.is_some_and(|c| c != 0);
     ev.call_id = str_field(data, "toolCallId").map(str::to_string);
     ev.tool_name = ev
         .call_id
@@ -266,10 +306,80 @@ fn tool_result(st: &ParseState, data: &Value) -> Event {
     ev
 }
 
-/// The run's totals. Per model (`modelMetrics.<model>.usage`: `inputTokens` is the whole input)
-/// when there, else `tokenDetails`, whose `input` is the uncached part only (it adds up with the
-/// cache reads and writes to `inputTokens`). The run's messages already counted their output:
-/// the event adds the rest, so the session's sum is the shutdown's total.
+/// One request's usage (`session.usage_record`, written by recent versions after each model
+/// call): the exact per-request counts, preferred to the shutdown totals, which then add only
+/// what the records missed. Read from `data.usage` or `data` itself, with the field names of
+/// `modelMetrics.<model>.usage` (`inputTokens` is the whole input).
+fn usage_record(st: &mut ParseState, data: &Value, out: &mut Vec<Event>) {
+    let u = data.get("usage").filter(|u| u.is_object()).unwrap_or(data);
+    let input = u64_field(u, "inputTokens");
+    let output = u64_field(u, "outputTokens");
+    let c = &mut st.states.copilot_cli;
+    // The request's message may have counted its output already.
+    let matched = output.min(c.message_output);
+    c.message_output -= matched;
+    c.record_output += output - matched;
+    let own = Totals {
+        input,
+        cached: u64_field(u, "cacheReadTokens").min(input),
+        written: u64_field(u, "cacheWriteTokens").min(input),
+        output: output - matched,
+        reasoning: u64_field(u, "reasoningTokens").min(output),
+    };
+    c.counted = c.counted.plus(&own);
+    let mut ev = Event::new(EventKind::TokenUsage, "");
+    ev.tokens = Some(own.usage());
+    if let Some(m) = str_field(data, "model").or_else(|| str_field(u, "model")) {
+        ev.model = Some(m.to_string());
+    }
+    out.push(ev);
+}
+
+impl Totals {
+    fn plus(&self, o: &Totals) -> Totals {
+        Totals {
+            input: self.input + o.input,
+            cached: self.cached + o.cached,
+            written: self.written + o.written,
+            output: self.output + o.output,
+            reasoning: self.reasoning + o.reasoning,
+        }
+    }
+
+    /// What `self` has beyond `counted`, each field; and the larger of the two.
+    fn beyond(&self, counted: &Totals) -> (Totals, Totals) {
+        let d = |a: u64, b: u64| a.saturating_sub(b);
+        let more = Totals {
+            input: d(self.input, counted.input),
+            cached: d(self.cached, counted.cached),
+            written: d(self.written, counted.written),
+            output: d(self.output, counted.output),
+            reasoning: d(self.reasoning, counted.reasoning),
+        };
+        (more, counted.plus(&more))
+    }
+
+    fn usage(&self) -> TokenUsage {
+        TokenUsage::new(
+            self.input,
+            self.cached,
+            self.written,
+            self.output,
+            self.reasoning,
+        )
+    }
+}
+
+/// A run's `session.shutdown` totals. Per model (`modelMetrics.<model>.usage`: `inputTokens`
+/// is the whole input) when there, else `tokenDetails`, whose `input` is the uncached part only
+/// (it adds up with the cache reads and writes to `inputTokens`).
+///
+/// The totals are the session's so far, not the run's: a resumed session's shutdowns say, say,
+/// 9,150, then 23,760, then 26,580 input. Summing them counted 2.2 times the tokens. What the
+/// messages' `outputTokens`, the usage records and earlier shutdowns counted is subtracted, so
+/// the session's sum is its last shutdown's totals (plus what came after it). Totals lower than
+/// the last shutdown's were reset for the run (as older versions write them) and count on top
+/// of the totals before them.
 fn shutdown(st: &mut ParseState, data: &Value, out: &mut Vec<Event>) {
     let metrics: Vec<&Value> = data
         .get("modelMetrics")
@@ -296,16 +406,31 @@ fn shutdown(st: &mut ParseState, data: &Value, out: &mut Vec<Event>) {
         out.push(Event::new(EventKind::Notification, "session.shutdown"));
         return;
     };
-    let counted = std::mem::take(&mut st.states.copilot_cli.run_output);
-    let mut ev = Event::new(EventKind::TokenUsage, "");
-    // Reasoning is known only here, in the totals: this event may say more reasoning than
-    // its own share of output, but never more than the run's.
-    ev.tokens = Some(TokenUsage::new(
+    let totals = Totals {
         input,
-        cached.min(input),
-        written.min(input),
-        output.saturating_sub(counted),
-        reasoning.min(output),
-    ));
+        cached: cached.min(input),
+        written: written.min(input),
+        output,
+        // Reasoning is known only in totals: this event may say more reasoning than its own
+        // share of output, but never more than the session's.
+        reasoning: reasoning.min(output),
+    };
+    let c = &mut st.states.copilot_cli;
+    // Totals lower than the last shutdown's are a run's own (versions around 1.0.7x reset them
+    // on each run): they count from the sum of the totals before them. Totals that only grow
+    // are the session's so far (recent versions).
+    if let Some(last) = c.last_shutdown
+        && (totals.input < last.input || totals.output < last.output)
+    {
+        c.offset = c.offset.plus(&last);
+    }
+    c.last_shutdown = Some(totals);
+    let (more, counted) = c.offset.plus(&totals).beyond(&c.counted);
+    c.counted = counted;
+    // The totals settle every request before them.
+    c.message_output = 0;
+    c.record_output = 0;
+    let mut ev = Event::new(EventKind::TokenUsage, "");
+    ev.tokens = Some(more.usage());
     out.push(ev);
 }

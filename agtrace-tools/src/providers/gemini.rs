@@ -10,6 +10,17 @@
 //!   `{"$rewindTo": id}`, which drops that message and all after it (everything, when the id
 //!   is unknown). This is how the CLI's own loader reads it (`chatRecordingService.ts`).
 //!
+//! Resume, continue and fork: `gemini --resume` goes on writing the session's own journal,
+//! after a `$set` checkpoint of the message list whose copies of earlier model messages carry
+//! no `tokens`, `toolCalls` or `model`: a checkpoint's copy of a message already replayed is
+//! merged with that message (the earlier, richer record's fields stay), never a replacement.
+//! When the resume starts in another minute than the session did, the CLI also writes a second
+//! file (header and that checkpoint, same `sessionId`) and writes nothing more to it: a journal
+//! that holds a checkpoint with a model answer and no record of its own is such a stub, a
+//! replay of a session its own file holds, and is skipped (`SkipReason::Replay`) so that the
+//! file holding the conversation owns the id. The CLI has no fork; its totals are per message,
+//! never cumulative.
+//!
 //! A journal is read by replaying it; the events of the messages that stand at the end of what
 //! was read are emitted then. A later append that only adds messages continues from there; one
 //! that rewrites, rewinds or checkpoints what was already emitted asks for a re-read
@@ -92,6 +103,12 @@ pub struct State {
     /// means the journal must be read again.
     #[serde(default)]
     emitted: HashSet<String>,
+    /// A message record or a rewind was read: the file goes on a conversation of its own.
+    #[serde(default)]
+    own_records: bool,
+    /// A checkpoint held a model answer: it copies a conversation held before.
+    #[serde(default)]
+    checkpointed_answer: bool,
 }
 
 /// The messages of a journal as replayed so far, in order, not yet emitted.
@@ -126,9 +143,44 @@ impl Pending {
         true
     }
 
+    /// The message standing under `id`, if any.
+    fn get(&self, id: &str) -> Option<&Value> {
+        self.at.get(id).and_then(|&i| self.order[i].as_ref())
+    }
+
     fn clear(&mut self) {
         self.order.clear();
         self.at.clear();
+    }
+}
+
+/// A checkpoint's copy of a message already replayed, merged with the record it copies.
+///
+/// The CLI writes a checkpoint when a session is resumed, and its copies of earlier model
+/// messages carry no `tokens`, `toolCalls` or `model` (the resumed history only keeps what the
+/// model is shown again). Replacing the records with them would lose every tool call and token
+/// of the session before the resume, so each field the copy leaves out, or leaves empty, is
+/// kept from the earlier record; a field the copy does fill wins, as a rewrite would.
+fn merged(copy: &Value, earlier: &Value) -> Value {
+    let (Some(c), Some(e)) = (copy.as_object(), earlier.as_object()) else {
+        return copy.clone();
+    };
+    let mut out = c.clone();
+    for (k, v) in e {
+        if out.get(k).is_none_or(is_empty) {
+            out.insert(k.clone(), v.clone());
+        }
+    }
+    Value::Object(out)
+}
+
+fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::Null => true,
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
     }
 }
 
@@ -168,6 +220,20 @@ fn replay_journal(
         pos = next;
     }
     let mut events = Vec::new();
+    let gemini = &st.states.gemini;
+    if gemini.checkpointed_answer && !gemini.own_records {
+        // A resume that starts in another minute than the session did writes a second file
+        // (header and a checkpoint of the conversation so far, same `sessionId`) and goes on
+        // writing the session's own file. Such a stub only replays what that file holds: it is
+        // no session of its own and must not take the id from the file that holds the
+        // conversation.
+        st.meta.replay_only = true;
+        return Ok(ParsedChunk {
+            events,
+            end_offset: base + pos as u64,
+        });
+    }
+    st.meta.replay_only = false;
     for m in pending.order.into_iter().flatten() {
         if let Some(id) = str_field(&m, "id") {
             st.states.gemini.emitted.insert(id.to_string());
@@ -184,6 +250,7 @@ fn journal_record(st: &mut ParseState, v: Value, pending: &mut Pending) -> Resul
     let emitted = &st.states.gemini.emitted;
     if let Some(id) = str_field(&v, "$rewindTo") {
         st.records += 1;
+        st.states.gemini.own_records = true;
         if emitted.contains(id) {
             return Err(Restart);
         }
@@ -196,6 +263,7 @@ fn journal_record(st: &mut ParseState, v: Value, pending: &mut Pending) -> Resul
         }
     } else if let Some(id) = str_field(&v, "id") {
         st.records += 1;
+        st.states.gemini.own_records = true;
         if emitted.contains(id) {
             return Err(Restart);
         }
@@ -207,10 +275,18 @@ fn journal_record(st: &mut ParseState, v: Value, pending: &mut Pending) -> Resul
             if !st.states.gemini.emitted.is_empty() {
                 return Err(Restart);
             }
-            pending.clear();
+            // The list is replaced (a message the checkpoint leaves out is gone), but a copy of
+            // a message already replayed is merged with it (see `merged`).
+            let earlier = std::mem::take(pending);
             for m in messages {
                 match str_field(m, "id") {
-                    Some(id) => pending.upsert(id, m.clone()),
+                    Some(id) => {
+                        let m = earlier.get(id).map_or_else(|| m.clone(), |e| merged(m, e));
+                        if str_field(&m, "type") == Some("gemini") {
+                            st.states.gemini.checkpointed_answer = true;
+                        }
+                        pending.upsert(id, m);
+                    }
                     None => st.malformed += 1,
                 }
             }

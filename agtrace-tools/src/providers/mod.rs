@@ -183,6 +183,10 @@ pub struct SessionMeta {
     pub tool_errors: u32,
     /// Codex: times at which this session entered review mode (spawned a review sub-agent).
     pub spawn_ms: Vec<i64>,
+    /// The file only replays a session another file holds (a Gemini resume's stub): it is no
+    /// session of its own, and is skipped ([`crate::index::SkipReason::Replay`]).
+    #[serde(default)]
+    pub replay_only: bool,
 }
 
 impl SessionMeta {

@@ -13,6 +13,11 @@
 //! The objects are current state, rewritten while a message streams, not an append-only log:
 //! a session is read whole again whenever its fingerprint (its row's and its messages' and
 //! parts' update times and counts) changes. See `docs/providers/opencode.md`.
+//!
+//! Resume, continue and fork: `--continue` / `--session` add to the same session's rows (one
+//! session, its own id; tokens per message, never cumulative). A fork is a new session with
+//! copies of earlier messages under new ids, read as the session it is. A `bash` call that
+//! exits non-zero is recorded as `completed`; its `metadata.exit` makes it a failure.
 
 use std::path::{Path, PathBuf};
 use std::time::UNIX_EPOCH;
@@ -635,7 +640,14 @@ fn assistant<'a>(message: &'a Value, parts: &'a [Value], out: &mut Vec<(Event, &
                 ev.timestamp = ts(ms(&st, "/time/start"));
                 out.push((ev, p));
                 let (text, is_error) = match str_field(&st, "status") {
-                    Some("completed") => (str_field(&st, "output").unwrap_or("").to_string(), false),
+                    // A shell command that exits non-zero still completes the call: its exit
+                    // code (`metadata.exit`) says it failed.
+                    Some("completed") => (
+                        str_field(&st, "output").unwrap_or("").to_string(),
+                        st.pointer("/metadata/exit")
+                            .and_then(Value::as_i64)
+                            .is_some_and(|c| c != 0),
+                    ),
                     Some("error") => (str_field(&st, "error").unwrap_or("").to_string(), true),
                     // Pending or running: no result yet.
                     _ => continue,

@@ -6,6 +6,10 @@
 //! `projects/<project>/subagents/<parentSessionId>/agent-<agentId>.jsonl`, in the same shape
 //! (`isSidechain: true`, `agentId`, and the PARENT's `sessionId`). See
 //! `docs/providers/qwen-code.md`.
+//!
+//! Resume, continue and fork: `--continue` / `--resume` append to the session's own file (one
+//! file, its `sessionId`); usage is per record uuid, never cumulative. A shell call that exits
+//! non-zero fails by its result's status or the "Exit Code: N" its output starts with.
 
 use std::path::Path;
 

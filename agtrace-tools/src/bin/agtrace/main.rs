@@ -25,7 +25,7 @@ use std::process::ExitCode;
 #[command(
     name = "agtrace",
     version,
-    about = "MCP tools over the session logs of Claude Code, Codex CLI and Gemini CLI"
+    about = "MCP tools over the session logs of Claude Code, Codex CLI, Gemini CLI, Qwen Code, GitHub Copilot CLI and OpenCode"
 )]
 struct Cli {
     #[command(flatten)]
