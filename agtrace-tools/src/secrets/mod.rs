@@ -79,15 +79,28 @@ pub fn mask(text: &str) -> Cow<'_, str> {
 
 /// [`mask`] in place on every string (and object key's value) of a JSON value.
 pub fn mask_json(value: &mut Value) {
+    mask_json_changed(value);
+}
+
+/// [`mask_json`], telling whether anything was masked (so that a caller can skip work that
+/// only a change needs).
+pub fn mask_json_changed(value: &mut Value) -> bool {
     match value {
-        Value::String(s) => {
-            if let Cow::Owned(m) = mask(s) {
+        Value::String(s) => match mask(s) {
+            Cow::Owned(m) => {
                 *s = m;
+                true
             }
-        }
-        Value::Array(items) => items.iter_mut().for_each(mask_json),
-        Value::Object(map) => map.values_mut().for_each(mask_json),
-        _ => {}
+            Cow::Borrowed(_) => false,
+        },
+        // Not `any`: every item is masked, not only those up to the first change.
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |changed, v| mask_json_changed(v) | changed),
+        Value::Object(map) => map
+            .values_mut()
+            .fold(false, |changed, v| mask_json_changed(v) | changed),
+        _ => false,
     }
 }
 
