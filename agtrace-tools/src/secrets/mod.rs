@@ -1,9 +1,10 @@
-//! Masking of secrets of well-known formats in what the tools answer.
+//! Masking of secrets of well-known formats in what the index holds and the tools answer.
 //!
 //! Session logs hold whatever passed through the agent: API keys pasted in a prompt, tokens in
-//! a `curl` command, a private key read from disk. Answers replace them with
-//! `[REDACTED:<kind>]` unless [`Config::show_secrets`](crate::config::Config::show_secrets)
-//! is set. A secret is recognised by its own prefix and look (`tokens.rs`: API keys, access
+//! a `curl` command, a private key read from disk. They are replaced with `[REDACTED:<kind>]`
+//! unless [`Config::show_secrets`](crate::config::Config::show_secrets) is set: in what is
+//! indexed, before it is written (the index's masking module), and in answers read from the
+//! logs themselves. A secret is recognised by its own prefix and look (`tokens.rs`: API keys, access
 //! tokens) or by its structure and surroundings (`rules.rs`: private keys, JWTs, the password of
 //! a URL or of a `PASSWORD=` line, an AWS secret key after its name); ordinary text that
 //! shares a prefix (`sk-payments-worker-7d9f8b6c5-x2k4p-blue`, `Bearer authentication`)
