@@ -69,7 +69,8 @@ const POOL_MAX: usize = 8;
 
 impl TraceStore {
     /// Opens (creating or rebuilding if its schema is old) the index in `config.data_dir`.
-    /// Does not index: call [`TraceStore::refresh`].
+    /// Does not index: call [`TraceStore::refresh`]; except that an index built with the other
+    /// [`Config::show_secrets`] choice is rebuilt from the logs here, before anything reads it.
     ///
     /// On Unix the data dir is made mode 0700 and the index files 0600, whatever the umask;
     /// an existing data dir and index files readable by others are tightened.
