@@ -19,8 +19,10 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// Log bytes of sessions kept parsed between tool calls; 0 re-reads the file every call.
     pub session_cache_bytes: u64,
-    /// Answer secrets of well-known formats (API keys, tokens, private keys) as they are in
-    /// the logs instead of as `[REDACTED:<kind>]` ([`crate::secrets`]). Off by default.
+    /// Index and answer secrets of well-known formats (API keys, tokens, private keys) as they
+    /// are in the logs instead of as `[REDACTED:<kind>]` ([`crate::secrets`]). Off by default:
+    /// then the index never holds them. The index records the choice it was built with, and
+    /// opening it with the other rebuilds it (`index::masking`).
     pub show_secrets: bool,
     /// Keep a zstd copy of every indexed log in `<data_dir>/archive`, so that sessions whose
     /// log the agent later deletes still answer, marked as archived ([`crate::index`]'s

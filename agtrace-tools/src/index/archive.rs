@@ -15,6 +15,10 @@
 //! Copies already made are honoured with the setting off: turning it off stops new copies, it
 //! does not drop kept history.
 //!
+//! The copies hold the logs as they are, secrets included, so on Unix they are private to
+//! their owner whatever the umask: files mode 0600 in folders mode 0700, and a copy or folder
+//! an older agtrace left readable by others is tightened when it is next written.
+//!
 //! [`Config::archive`]: crate::config::Config::archive
 
 use std::fs::{self, File, OpenOptions};
@@ -128,12 +132,57 @@ fn read_range(file: &mut File, start: u64, len: u64) -> std::io::Result<Option<V
     Ok((buf.len() as u64 == len).then_some(buf))
 }
 
-fn write_whole(copy: &Path, frame: &[u8]) -> std::io::Result<()> {
+/// Mode of the archive's folders and copies on Unix: the owner's only.
+#[cfg(unix)]
+const DIR_MODE: u32 = 0o700;
+#[cfg(unix)]
+const FILE_MODE: u32 = 0o600;
+
+/// Creates the folders of `copy` (`archive/` and its hash folder), or tightens them: set
+/// explicitly, since `create_dir_all` applies the umask, which commonly leaves 0755.
+fn private_folders(copy: &Path) -> std::io::Result<()> {
     let dir = copy.parent().expect("a copy path has a folder");
     fs::create_dir_all(dir)?;
+    #[cfg(unix)]
+    {
+        let root = dir.parent().expect("the hash folder is inside archive/");
+        for d in [root, dir] {
+            tighten(d, DIR_MODE)?;
+        }
+    }
+    Ok(())
+}
+
+/// Sets `path`'s mode to `mode` if others (group, world) can use it.
+#[cfg(unix)]
+fn tighten(path: &Path, mode: u32) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    if fs::metadata(path)?.permissions().mode() & 0o077 != 0 {
+        fs::set_permissions(path, fs::Permissions::from_mode(mode))?;
+    }
+    Ok(())
+}
+
+/// Creates a new file, private from its first byte on Unix.
+fn create_private(path: &Path) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(FILE_MODE);
+    }
+    options.open(path)
+}
+
+fn write_whole(copy: &Path, frame: &[u8]) -> std::io::Result<()> {
+    private_folders(copy)?;
     let tmp = copy.with_extension(format!("zst.{}.tmp", std::process::id()));
     {
-        let mut f = File::create(&tmp)?;
+        let mut f = create_private(&tmp)?;
+        // A leftover of a crashed run keeps the mode it was made with.
+        #[cfg(unix)]
+        tighten(&tmp, FILE_MODE)?;
         f.write_all(frame)?;
         f.sync_all()?;
     }
@@ -141,6 +190,9 @@ fn write_whole(copy: &Path, frame: &[u8]) -> std::io::Result<()> {
 }
 
 fn append_frame(copy: &Path, frame: &[u8]) -> std::io::Result<()> {
+    private_folders(copy)?;
+    #[cfg(unix)]
+    tighten(copy, FILE_MODE)?;
     let mut f = OpenOptions::new().append(true).open(copy)?;
     f.write_all(frame)?;
     f.sync_all()
@@ -310,14 +362,19 @@ pub(crate) fn read_copy(conn: &Connection, data_dir: &Path, path: &str) -> Resul
     let Some(raw_len) = raw_len else {
         return Ok(None);
     };
-    let copy = copy_file(data_dir, path);
-    let bytes = decompress(&copy)?;
-    if bytes.len() as i64 != raw_len {
+    read_whole(&copy_file(data_dir, path), raw_len as u64).map(Some)
+}
+
+/// The log bytes of the copy at `copy`, which its row says holds `raw_len` of them; an error
+/// for a copy that holds another length.
+pub(crate) fn read_whole(copy: &Path, raw_len: u64) -> Result<Vec<u8>> {
+    let bytes = decompress(copy)?;
+    if bytes.len() as u64 != raw_len {
         return Err(Error::Corrupt(format!(
             "archived copy {} holds {} bytes where {raw_len} were copied",
             copy.display(),
             bytes.len()
         )));
     }
-    Ok(Some(bytes))
+    Ok(bytes)
 }

@@ -42,6 +42,7 @@ use sha2::{Digest, Sha256};
 use super::archive::{self, ArchiveStats};
 use super::discover::{self, Discovery, Found, SkipReason, SkipSummary, SkippedFile};
 use super::fts_tokens::Unicode61;
+use super::masking::{self, Choice};
 use super::schema::{MAX_EVENTS_PER_SESSION, eid, eid_range};
 use super::search_syntax::cjk_words;
 use super::touches::{self, Touch};
@@ -158,10 +159,27 @@ enum Plan {
     Append { offset: u64, state: Box<ParseState> },
 }
 
+/// Where a job's bytes come from.
+#[derive(Debug, Clone)]
+enum Source {
+    /// The log itself.
+    Log,
+    /// The archived copy of a log its agent deleted, holding the `raw_len` bytes that were
+    /// indexed: a rebuild reads it, since the text of such a session lives nowhere else.
+    Archive { copy: PathBuf, raw_len: u64 },
+}
+
+#[derive(Clone)]
 struct Job {
     found: Found,
     base: Option<FileRow>,
     plan: Plan,
+    source: Source,
+    /// Mask secrets in what is parsed ([`masking`]).
+    mask: bool,
+    /// Part of a rebuild: written whatever another indexer wrote meanwhile, and its rows
+    /// dropped if it cannot be parsed, so that no row of the other choice is left.
+    rewrite: bool,
 }
 
 struct Parsed {
@@ -209,18 +227,29 @@ fn word_tokens(events: &[Event]) -> Option<Vec<Vec<u8>>> {
 }
 
 impl Derived {
-    fn of(plan: &Plan, state: &ParseState, events: &[Event], appended: bool) -> Self {
-        let base_tokens = match (plan, appended) {
+    /// The rows derived from a file's events; with [`Job::mask`] the events and the state are
+    /// masked first (in place: they are written too), so that nothing derived holds a secret.
+    fn of(job: &Job, state: &mut ParseState, events: &mut [Event], appended: bool) -> Self {
+        let base_tokens = match (&job.plan, appended) {
             (Plan::Append { state, .. }, true) => Some(&state.tokens),
             _ => None,
         };
+        let mut touches = touches::extract(events, state.meta.cwd.as_deref());
+        if job.mask {
+            masking::mask_parsed(events, state, &mut touches);
+        }
         Derived {
             words: word_tokens(events),
             cjk: events.iter().map(|e| cjk_words(&e.text)).collect(),
-            touches: touches::extract(events, state.meta.cwd.as_deref()),
+            touches,
             usage: usage::collect(events, base_tokens, state.meta.start_ms),
         }
     }
+}
+
+fn digest(bytes: &[u8]) -> String {
+    let d = Sha256::digest(bytes);
+    d.iter().take(12).map(|b| format!("{b:02x}")).collect()
 }
 
 fn hash_range(file: &mut File, start: u64, len: u64) -> std::io::Result<String> {
@@ -230,20 +259,32 @@ fn hash_range(file: &mut File, start: u64, len: u64) -> std::io::Result<String> 
     if (buf.len() as u64) < len {
         return Err(std::io::ErrorKind::UnexpectedEof.into());
     }
-    let d = Sha256::digest(&buf);
-    Ok(d.iter().take(12).map(|b| format!("{b:02x}")).collect())
+    Ok(digest(&buf))
+}
+
+/// Where the tail hash of the first `offset` bytes starts.
+fn tail_start(offset: u64) -> u64 {
+    if offset <= 2 * TAIL_LEN {
+        0
+    } else {
+        offset - TAIL_LEN
+    }
 }
 
 /// The head and tail hashes of the first `offset` bytes (see the module notes).
 fn fingerprint(file: &mut File, offset: u64) -> std::io::Result<(String, String)> {
     let head = hash_range(file, 0, offset.min(HEAD_LEN))?;
-    let start = if offset <= 2 * TAIL_LEN {
-        0
-    } else {
-        offset - TAIL_LEN
-    };
+    let start = tail_start(offset);
     let tail = hash_range(file, start, offset - start)?;
     Ok((head, tail))
+}
+
+/// [`fingerprint`] of bytes in memory (an archived copy's), `offset` at most their length.
+fn fingerprint_of(bytes: &[u8], offset: u64) -> (String, String) {
+    let at = |n: u64| usize::try_from(n).unwrap_or(usize::MAX).min(bytes.len());
+    let head = digest(&bytes[..at(offset.min(HEAD_LEN))]);
+    let tail = digest(&bytes[at(tail_start(offset))..at(offset)]);
+    (head, tail)
 }
 
 /// Whether the file still holds, in its first `row.offset` bytes, what was indexed.
@@ -411,11 +452,12 @@ const WRITE_GRACE_NS: i64 = 120_000_000_000;
 fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
     let f = &job.found;
     if let Some(id) = &f.unit {
-        let (state, events) = providers::parse_store_session(f.provider, &f.path, id, false)?;
+        let (mut state, mut events) =
+            providers::parse_store_session(f.provider, &f.path, id, false)?;
         // Unchanged while the fingerprint is: nothing else of the source is compared.
         let fingerprint = format!("{:016x}", f.ctime_ns);
         return Ok(ParsedFile {
-            derived: Derived::of(&job.plan, &state, &events, false),
+            derived: Derived::of(job, &mut state, &mut events, false),
             state,
             events,
             end_offset: 0,
@@ -423,6 +465,9 @@ fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
             tail_hash: fingerprint,
             appended: false,
         });
+    }
+    if let Source::Archive { copy, raw_len } = &job.source {
+        return parse_archived(job, copy, *raw_len);
     }
     let read_error = |e: std::io::Error| SkipReason::of_read_error(&e);
     let mut file = File::open(&f.path).map_err(read_error)?;
@@ -441,7 +486,7 @@ fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
         .take(f.size.saturating_sub(offset))
         .read_to_end(&mut bytes)
         .map_err(read_error)?;
-    let (events, end_offset) = match state.layout {
+    let (mut events, end_offset) = match state.layout {
         Layout::Document => match providers::parse_bytes(&mut state, &bytes, false) {
             Some(ev) => (ev, bytes.len() as u64),
             None => return Err(document_skip(&bytes, f.mtime_ns)),
@@ -458,9 +503,8 @@ fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
             // The append changed what was read: read the file again, from the start.
             Err(Restart) => {
                 let fresh = Job {
-                    found: f.clone(),
-                    base: job.base.clone(),
                     plan: Plan::Full,
+                    ..job.clone()
                 };
                 return parse_job(&fresh);
             }
@@ -475,13 +519,42 @@ fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
         }
     })?;
     Ok(ParsedFile {
-        derived: Derived::of(&job.plan, &state, &events, appended),
+        derived: Derived::of(job, &mut state, &mut events, appended),
         state,
         events,
         end_offset,
         head_hash: head,
         tail_hash: tail,
         appended,
+    })
+}
+
+/// Parses the whole archived copy `copy` of a log that is gone (see [`Source::Archive`]).
+fn parse_archived(
+    job: &Job,
+    copy: &Path,
+    raw_len: u64,
+) -> std::result::Result<ParsedFile, SkipReason> {
+    let f = &job.found;
+    let bytes = archive::read_whole(copy, raw_len).map_err(|_| SkipReason::UnreadableFile)?;
+    let mut state = ParseState::new(f.provider, &FileHint::from_path(f.provider, &f.path));
+    let (mut events, end_offset) = match state.layout {
+        Layout::Document => providers::parse_bytes(&mut state, &bytes, false)
+            .map(|ev| (ev, bytes.len() as u64))
+            .ok_or(SkipReason::NotALog)?,
+        _ => providers::parse_append(&mut state, &bytes, 0, false)
+            .map(|chunk| (chunk.events, chunk.end_offset))
+            .map_err(|Restart| SkipReason::NotALog)?,
+    };
+    let (head_hash, tail_hash) = fingerprint_of(&bytes, end_offset);
+    Ok(ParsedFile {
+        derived: Derived::of(job, &mut state, &mut events, false),
+        state,
+        events,
+        end_offset,
+        head_hash,
+        tail_hash,
+        appended: false,
     })
 }
 
@@ -547,19 +620,23 @@ fn apply(
     let f = &job.found;
     let current = load_row(tx, &f.key)?;
     let parsed = if current != job.base {
-        // Someone else indexed this file since we planned: our append base is stale.
-        if current.is_some() && plan_for(f, current.as_ref()).is_none() {
+        // Someone else indexed this file since we planned: our append base is stale. A
+        // rebuild writes it all the same: the other indexer may have written the other choice.
+        if !job.rewrite && current.is_some() && plan_for(f, current.as_ref()).is_none() {
             return Ok(None);
         }
         let fresh = Job {
-            found: f.clone(),
             base: current.clone(),
             plan: Plan::Full,
+            ..job.clone()
         };
         match parse_job(&fresh) {
             Ok(p) => p,
             Err(reason) => {
                 note_skip(stats, &f.path, reason);
+                if job.rewrite {
+                    remove_file(tx, &f.key)?;
+                }
                 return Ok(None);
             }
         }
@@ -903,15 +980,109 @@ fn survey_paths(
     }))
 }
 
-/// Brings the index up to date with the logs of `scope` (all of them: [`Scope::All`]).
+/// Times a run starts again because another process rebuilt the index under the other choice
+/// of secrets between its plan and its writes, before giving up.
+const CHOICE_RETRIES: usize = 3;
+
+/// Brings the index up to date with the logs of `scope` (all of them: [`Scope::All`]). An
+/// index that holds the other choice of secrets ([`masking`]) is rebuilt from every log, and
+/// from the archived copies of logs that are gone.
 pub fn run(
     conn: &mut Connection,
     cfg: &Config,
     scope: &Scope,
     mut progress: Option<&mut dyn FnMut(Progress)>,
 ) -> Result<IndexStats> {
+    for _ in 0..CHOICE_RETRIES {
+        if let Some(stats) = run_once(conn, cfg, scope, &mut progress)? {
+            return Ok(stats);
+        }
+    }
+    Err(Error::IndexUnavailable(
+        "another agtrace process keeps rebuilding the index with the other --show-secrets choice"
+            .into(),
+    ))
+}
+
+/// The archived-copy jobs of a rebuild: one per log in `held` (gone, its session kept from
+/// its copy), parsed from that copy.
+fn archived_jobs(
+    conn: &Connection,
+    cfg: &Config,
+    held: &[String],
+    rows: &HashMap<String, FileRow>,
+    mask: bool,
+) -> Result<Vec<Job>> {
+    let mut st = conn.prepare_cached(
+        "SELECT f.provider, a.raw_len FROM files f JOIN archive a USING (path) WHERE path = ?1",
+    )?;
+    let mut jobs = Vec::new();
+    for key in held {
+        let (Some(row), Some((provider, raw_len))) = (
+            rows.get(key),
+            st.query_row([key], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
+                .optional()?,
+        ) else {
+            continue;
+        };
+        let Some(provider) = Provider::from_code(provider) else {
+            continue;
+        };
+        let found = Found {
+            provider,
+            path: PathBuf::from(key),
+            key: key.clone(),
+            size: row.size,
+            mtime_ns: row.mtime_ns,
+            ino: row.ino,
+            ctime_ns: row.ctime_ns,
+            stored_ctime_ns: row.ctime_ns,
+            unit: None,
+        };
+        jobs.push(Job {
+            found,
+            base: Some(row.clone()),
+            plan: Plan::Full,
+            source: Source::Archive {
+                copy: archive::copy_file(&cfg.data_dir, key),
+                raw_len: raw_len as u64,
+            },
+            mask,
+            rewrite: true,
+        });
+    }
+    Ok(jobs)
+}
+
+/// In a rebuild, drops the sessions of every `files` row the rebuild does not write (logs
+/// another indexer added after this run looked): no row of the other choice is left, and the
+/// next run indexes them.
+fn drop_unplanned(tx: &Transaction, planned: &HashSet<String>) -> Result<()> {
+    let keys: Vec<String> = tx
+        .prepare("SELECT path FROM files")?
+        .query_map([], |r| r.get(0))?
+        .collect::<rusqlite::Result<_>>()?;
+    for key in keys.iter().filter(|k| !planned.contains(*k)) {
+        remove_file(tx, key)?;
+    }
+    Ok(())
+}
+
+/// One [`run`]; `None` when another process changed the index's choice of secrets since this
+/// run read it (nothing of this run's is then committed after the change).
+fn run_once(
+    conn: &mut Connection,
+    cfg: &Config,
+    scope: &Scope,
+    progress: &mut Option<&mut dyn FnMut(Progress)>,
+) -> Result<Option<IndexStats>> {
     let started = Instant::now();
     let mut stats = IndexStats::default();
+    let choice = Choice::of(cfg);
+    let seen = masking::stored(conn)?;
+    let rebuild = choice.differs(seen.as_deref());
+    // A rebuild rewrites every log, wherever a watcher saw the change.
+    let scope = if rebuild { &Scope::All } else { scope };
     let Survey {
         mut discovery,
         rows,
@@ -932,14 +1103,21 @@ pub fn run(
     // Oldest first, so session numbers (and search order) follow time.
     found.sort_by(|a, b| (a.mtime_ns, &a.key).cmp(&(b.mtime_ns, &b.key)));
     // Deleted logs with an archived copy keep their sessions.
+    let gone = removed.clone();
     let removed = archive::hold_gone(conn, cfg, removed, chrono::Utc::now().timestamp_millis())?;
     let mut jobs = Vec::new();
+    if rebuild {
+        let held: Vec<String> = gone.into_iter().filter(|k| !removed.contains(k)).collect();
+        jobs.extend(archived_jobs(conn, cfg, &held, &rows, choice.masks())?);
+    }
     // Unchanged files whose stored ctime was too recent to trust and now is not.
     let mut settled = Vec::new();
     let named = !stats.walked_roots;
     for f in &found {
         let row = rows.get(&f.key);
         let plan = match plan_for(f, row) {
+            // Every row of the other choice is replaced.
+            _ if rebuild => Some(Plan::Full),
             // A row without a trusted ctime takes a rewrite that keeps size and mtime for no
             // change (see the module notes); a walk would have trusted the ctime once it was
             // old enough, but a run over named paths looks at no row but theirs, and the
@@ -958,6 +1136,9 @@ pub fn run(
                 found: f.clone(),
                 base: row.cloned(),
                 plan,
+                source: Source::Log,
+                mask: choice.masks(),
+                rewrite: rebuild,
             }),
         }
     }
@@ -1006,11 +1187,17 @@ pub fn run(
         }
         tx.commit()?;
     }
-    if jobs.is_empty() && removed.is_empty() {
+    if jobs.is_empty() && removed.is_empty() && !rebuild {
         finish_skips(conn, cfg, &mut stats)?;
         stats.archive = archive::sync(conn, cfg, cfg.archive)?;
         stats.elapsed_ms = started.elapsed().as_millis() as u64;
-        return Ok(stats);
+        return Ok(Some(stats));
+    }
+    let planned: HashSet<String> = jobs.iter().map(|j| j.found.key.clone()).collect();
+    if rebuild {
+        // The rows replaced are zeroed on disk, not only unlinked: a rebuild that masks must
+        // not leave the raw text in free pages of the file.
+        conn.pragma_update(None, "secure_delete", true)?;
     }
 
     let workers = std::thread::available_parallelism()
@@ -1020,6 +1207,8 @@ pub fn run(
     let queue = Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>().into_iter());
     let (tx_parsed, rx_parsed) = mpsc::sync_channel::<Parsed>(workers * 2);
     let mut result: Result<()> = Ok(());
+    // Set when another process changed the choice of secrets under this run.
+    let mut changed_under = false;
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx_parsed = tx_parsed.clone();
@@ -1046,6 +1235,15 @@ pub fn run(
         result = (|| -> Result<()> {
             let mut tx =
                 conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            if masking::stored(&tx)? != seen {
+                changed_under = true;
+                return Ok(());
+            }
+            // Recorded with the first text written: in a rebuild, the same transaction.
+            if seen.as_deref() != Some(choice.as_str()) {
+                masking::record(&tx, choice)?;
+            }
+            let ours = Some(choice.as_str().to_string());
             // Every transaction: another indexer may have changed the setting in between.
             let bulk = bytes_total >= BULK_BYTES;
             super::schema::tune_fts(&tx, bulk)?;
@@ -1054,6 +1252,9 @@ pub fn run(
                 if remove_file(&tx, key)? {
                     stats.files_removed += 1;
                 }
+            }
+            if rebuild {
+                drop_unplanned(&tx, &planned)?;
             }
             let mut batch = 0usize;
             let mut parse_ns = 0u64;
@@ -1079,6 +1280,9 @@ pub fn run(
                             && remove_file(&tx, &job.found.key)?
                         {
                             stats.files_removed += 1;
+                        } else if job.rewrite {
+                            // Its rows hold the other choice; the next run indexes it again.
+                            remove_file(&tx, &job.found.key)?;
                         }
                         note_skip(&mut stats, &job.found.path, reason)
                     }
@@ -1107,12 +1311,18 @@ pub fn run(
                 if let Some(cb) = progress.as_mut() {
                     cb(prog);
                 }
-                if batch >= BATCH_BYTES {
+                // A rebuild is one transaction: no reader ever sees an index half of one choice
+                // and half of the other, and a crash leaves the old index whole.
+                if batch >= BATCH_BYTES && !rebuild {
                     let t = Instant::now();
                     tx.commit()?;
                     commit_ns += t.elapsed().as_nanos() as u64;
                     tx =
                         conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+                    if masking::stored(&tx)? != ours {
+                        changed_under = true;
+                        return Ok(());
+                    }
                     super::schema::tune_fts(&tx, bulk)?;
                     batch = 0;
                 }
@@ -1128,7 +1338,7 @@ pub fn run(
             tx.execute("DELETE FROM projects WHERE hash NOT IN (SELECT project_hash FROM sessions WHERE project_hash IS NOT NULL)", [])?;
             let t = Instant::now();
             tx.commit()?;
-            if bulk {
+            if bulk || rebuild {
                 // A bulk build leaves one large level-0 segment per transaction; small updates
                 // would soon add enough level-0 segments to trigger a merge of all of them (a
                 // rewrite of the whole index inside some later update: measured 3 s for a
@@ -1137,6 +1347,11 @@ pub fn run(
                 let tx =
                     conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
                 tx.execute("INSERT INTO events_fts(events_fts) VALUES('optimize')", [])?;
+                if rebuild {
+                    // Merged into one segment, the terms of the rows replaced are gone too:
+                    // until then the old segments keep them beside their deletion marks.
+                    tx.execute("INSERT INTO events_cjk(events_cjk) VALUES('optimize')", [])?;
+                }
                 tx.commit()?;
             }
             commit_ns += t.elapsed().as_nanos() as u64;
@@ -1147,6 +1362,9 @@ pub fn run(
         drop(rx_parsed);
     });
     result?;
+    if changed_under {
+        return Ok(None);
+    }
     finish_skips(conn, cfg, &mut stats)?;
     stats.archive = archive::sync(conn, cfg, cfg.archive)?;
     // Fold the WAL back into the database so it does not linger at batch size; a busy reader
@@ -1156,7 +1374,7 @@ pub fn run(
     stats.checkpoint_ms = t.elapsed().as_millis() as u64;
     stats.write_ms = write_started.elapsed().as_millis() as u64;
     stats.elapsed_ms = started.elapsed().as_millis() as u64;
-    Ok(stats)
+    Ok(Some(stats))
 }
 
 fn note_skip(stats: &mut IndexStats, path: &Path, reason: SkipReason) {

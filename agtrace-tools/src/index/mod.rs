@@ -6,6 +6,7 @@ mod decode;
 pub(crate) mod discover;
 pub mod fts_tokens;
 pub(crate) mod ingest;
+pub(crate) mod masking;
 pub(crate) mod query;
 pub(crate) mod schema;
 pub mod search_syntax;

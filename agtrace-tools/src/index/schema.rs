@@ -20,6 +20,7 @@ pub const SCHEMA_VERSION: i64 = 11;
 /// `skipped_files`: what the last indexing run did not index and why (`discover::SkipReason`
 /// names), each path named relative to its log root; replaced whole by every run.
 /// `archive`: the archived copies of logs ([`super::archive::TABLE`]).
+/// `meta`: what the index holds of secrets ([`super::masking::TABLE`]).
 const ADDED_TABLES: &str = r#"
 CREATE TABLE IF NOT EXISTS skipped_files (
     path TEXT NOT NULL,
@@ -28,8 +29,9 @@ CREATE TABLE IF NOT EXISTS skipped_files (
 ) WITHOUT ROWID;
 "#;
 
-/// How many tables [`ADDED_TABLES`] and [`super::archive::TABLE`] create.
-const ADDED_TABLE_COUNT: i64 = 2;
+/// How many tables [`ADDED_TABLES`], [`super::archive::TABLE`] and [`super::masking::TABLE`]
+/// create.
+const ADDED_TABLE_COUNT: i64 = 3;
 
 /// The oldest version [`ensure`] migrates in place: version 8 only added the `files`
 /// fingerprint columns (a row whose `tail_hash` is NULL is simply re-parsed from the start), and
@@ -320,13 +322,14 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
     let current: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
     if current == SCHEMA_VERSION {
         let present: i64 = conn.query_row(
-            "SELECT count(*) FROM sqlite_master WHERE name IN ('skipped_files', 'archive')",
+            "SELECT count(*) FROM sqlite_master WHERE name IN ('skipped_files', 'archive', 'meta')",
             [],
             |r| r.get(0),
         )?;
         if present < ADDED_TABLE_COUNT {
             conn.execute_batch(ADDED_TABLES)?;
             conn.execute_batch(super::archive::TABLE)?;
+            conn.execute_batch(super::masking::TABLE)?;
         }
         return Ok(());
     }
@@ -398,6 +401,7 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
     }
     tx.execute_batch(ADDED_TABLES)?;
     tx.execute_batch(super::archive::TABLE)?;
+    tx.execute_batch(super::masking::TABLE)?;
     tx.commit()?;
     Ok(())
 }

@@ -102,6 +102,15 @@ struct Totals {
     reasoning: u64,
 }
 
+/// Whether `reasoning` repeats the last `assistant.reasoning` text. The state an index keeps
+/// for appends holds that text masked (`index::masking`), so a masked one is compared with the
+/// masked `reasoning`.
+fn repeats(last: Option<&str>, reasoning: &str) -> bool {
+    last.is_some_and(|l| {
+        l == reasoning || (l.contains("[REDACTED:") && l == crate::secrets::mask(reasoning))
+    })
+}
+
 pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
     // Streaming deltas and live status, which the final events repeat whole.
     if v.get("ephemeral") == Some(&Value::Bool(true)) {
@@ -218,7 +227,7 @@ fn assistant(st: &mut ParseState, data: &Value, out: &mut Vec<Event>) {
     let reasoning = str_field(data, "reasoningText").filter(|r| !r.is_empty());
     let last = st.states.copilot_cli.last_reasoning.take();
     if let Some(r) = reasoning
-        && last.as_deref() != Some(r)
+        && !repeats(last.as_deref(), r)
     {
         evs.push(Event::new(EventKind::Reasoning, r));
     }

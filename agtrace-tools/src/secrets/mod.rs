@@ -1,9 +1,10 @@
-//! Masking of secrets of well-known formats in what the tools answer.
+//! Masking of secrets of well-known formats in what the index holds and the tools answer.
 //!
 //! Session logs hold whatever passed through the agent: API keys pasted in a prompt, tokens in
-//! a `curl` command, a private key read from disk. Answers replace them with
-//! `[REDACTED:<kind>]` unless [`Config::show_secrets`](crate::config::Config::show_secrets)
-//! is set. A secret is recognised by its own prefix and look (`tokens.rs`: API keys, access
+//! a `curl` command, a private key read from disk. They are replaced with `[REDACTED:<kind>]`
+//! unless [`Config::show_secrets`](crate::config::Config::show_secrets) is set: in what is
+//! indexed, before it is written (the index's masking module), and in answers read from the
+//! logs themselves. A secret is recognised by its own prefix and look (`tokens.rs`: API keys, access
 //! tokens) or by its structure and surroundings (`rules.rs`: private keys, JWTs, the password of
 //! a URL or of a `PASSWORD=` line, an AWS secret key after its name); ordinary text that
 //! shares a prefix (`sk-payments-worker-7d9f8b6c5-x2k4p-blue`, `Bearer authentication`)
@@ -79,15 +80,28 @@ pub fn mask(text: &str) -> Cow<'_, str> {
 
 /// [`mask`] in place on every string (and object key's value) of a JSON value.
 pub fn mask_json(value: &mut Value) {
+    mask_json_changed(value);
+}
+
+/// [`mask_json`], telling whether anything was masked (so that a caller can skip work that
+/// only a change needs).
+pub fn mask_json_changed(value: &mut Value) -> bool {
     match value {
-        Value::String(s) => {
-            if let Cow::Owned(m) = mask(s) {
+        Value::String(s) => match mask(s) {
+            Cow::Owned(m) => {
                 *s = m;
+                true
             }
-        }
-        Value::Array(items) => items.iter_mut().for_each(mask_json),
-        Value::Object(map) => map.values_mut().for_each(mask_json),
-        _ => {}
+            Cow::Borrowed(_) => false,
+        },
+        // Not `any`: every item is masked, not only those up to the first change.
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |changed, v| mask_json_changed(v) | changed),
+        Value::Object(map) => map
+            .values_mut()
+            .fold(false, |changed, v| mask_json_changed(v) | changed),
+        _ => false,
     }
 }
 

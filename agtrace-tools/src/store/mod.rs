@@ -15,6 +15,7 @@ use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::fresh::Freshness;
 use crate::index::archive;
+use crate::index::masking::Choice;
 use crate::index::query::{self, EventRow};
 use crate::index::usage::{self, UsageFilter, UsageGrouping, UsageRow};
 use crate::index::{
@@ -68,7 +69,8 @@ const POOL_MAX: usize = 8;
 
 impl TraceStore {
     /// Opens (creating or rebuilding if its schema is old) the index in `config.data_dir`.
-    /// Does not index: call [`TraceStore::refresh`].
+    /// Does not index: call [`TraceStore::refresh`]; except that an index built with the other
+    /// [`Config::show_secrets`] choice is rebuilt from the logs here, before anything reads it.
     ///
     /// On Unix the data dir is made mode 0700 and the index files 0600, whatever the umask;
     /// an existing data dir and index files readable by others are tightened.
@@ -111,7 +113,13 @@ impl TraceStore {
             .lock()
             .unwrap_or_else(|p| p.into_inner());
         if !*prepared {
-            let conn = schema::open_ready(&self.inner.config.index_path())?;
+            let config = &self.inner.config;
+            let conn = schema::open_ready(&config.index_path())?;
+            // Built with the other choice of secrets: rebuilt before anything reads it, so no
+            // search matches text this configuration would mask (or misses text it shows).
+            if Choice::of(config).rebuild_needed(&conn)? {
+                index_logs(config, &Scope::All, None)?;
+            }
             if let Ok(mut pool) = self.inner.pool.lock() {
                 pool.push(conn);
             }
@@ -243,13 +251,7 @@ impl TraceStore {
     ) -> Result<IndexStats> {
         let config = &self.inner.config;
         self.prepare().map_err(|e| self.private(e))?;
-        let run = || {
-            // A dedicated connection: the writer must not hold a pooled reader.
-            let mut conn = schema::open_ready(&config.index_path())?;
-            conn.pragma_update(None, "cache_size", -65536)?;
-            ingest::run(&mut conn, config, scope, progress)
-        };
-        let mut stats = run().map_err(|e| self.private(e))?;
+        let mut stats = index_logs(config, scope, progress).map_err(|e| self.private(e))?;
         for note in &mut stats.notes {
             *note = config.relative_text(note);
         }
@@ -401,8 +403,20 @@ impl TraceStore {
         self.inner.sessions.usage()
     }
 
-    /// Full-text search over event text.
+    /// Rebuilds the index if another process rebuilt it with the other choice of secrets since
+    /// this store opened it.
+    fn match_choice(&self) -> Result<()> {
+        let choice = Choice::of(&self.inner.config);
+        if self.with_conn(|c| choice.rebuild_needed(c))? {
+            self.run_index_of(&Scope::All, None)?;
+        }
+        Ok(())
+    }
+
+    /// Full-text search over event text. Never matches text of the other choice of secrets
+    /// than this store's: the index is rebuilt first if it holds that.
     pub fn search(&self, q: &SearchQuery) -> Result<SearchPage> {
+        self.match_choice()?;
         self.with_conn(|c| {
             let sid = match &q.session {
                 Some(s) => {
@@ -536,6 +550,17 @@ impl TraceStore {
     pub fn projects(&self) -> Result<Vec<ProjectInfo>> {
         self.with_conn(query::projects)
     }
+}
+
+/// One indexing run on a dedicated connection: the writer must not hold a pooled reader.
+fn index_logs(
+    config: &Config,
+    scope: &Scope,
+    progress: Option<&mut dyn FnMut(Progress)>,
+) -> Result<IndexStats> {
+    let mut conn = schema::open_ready(&config.index_path())?;
+    conn.pragma_update(None, "cache_size", -65536)?;
+    ingest::run(&mut conn, config, scope, progress)
 }
 
 fn event_from_row(row: &EventRow, raw: serde_json::Value) -> Event {

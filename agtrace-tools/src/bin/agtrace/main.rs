@@ -51,8 +51,8 @@ pub struct Roots {
         value_name = "MB"
     )]
     session_cache_mb: Option<u64>,
-    /// Answer API keys, tokens and private keys found in the logs as they are instead of
-    /// masked (also AGTRACE_SHOW_SECRETS=1)
+    /// Index and answer API keys, tokens and private keys found in the logs as they are
+    /// instead of masked (also AGTRACE_SHOW_SECRETS=1); the index is rebuilt when this changes
     #[arg(long, global = true)]
     show_secrets: bool,
     /// Keep a compressed copy of every indexed log in the data dir, so sessions whose log the
