@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use agtrace_tools::config::Config;
 use agtrace_tools::corpus::{CorpusSpec, generate};
 use agtrace_tools::store::TraceStore;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::testing::TestClient;
 use serde_json::json;
 
 fn ms(sorted: &[Duration], q: f64) -> f64 {

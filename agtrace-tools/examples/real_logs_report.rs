@@ -14,7 +14,7 @@ use agtrace_tools::config::Config;
 use agtrace_tools::index::SessionFilter;
 use agtrace_tools::model::{EventKind, Provider, TokenUsage};
 use agtrace_tools::store::TraceStore;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::testing::TestClient;
 use serde_json::{Value, json};
 
 fn main() {

@@ -2,7 +2,7 @@
 
 use crate::store::TraceStore;
 use crate::store::signing_key::local_signing_keys;
-use mcp_tool_core::{BuildError, ToolServer, ToolServerBuilder};
+use mcp_tool::{BuildError, ToolServer, ToolServerBuilder};
 
 /// What the client may tell the model about using the tools together.
 const INSTRUCTIONS: &str = "Tools over the local session logs of Claude Code, Codex CLI, Gemini CLI, Qwen Code, GitHub Copilot CLI and OpenCode. \

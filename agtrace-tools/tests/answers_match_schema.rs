@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use agtrace_tools::config::Config;
 use agtrace_tools::corpus::{CorpusSpec, generate};
 use agtrace_tools::store::TraceStore;
-use mcp_tool_core::testing::{Answer, TestClient};
+use mcp_tool::testing::{Answer, TestClient};
 use serde_json::{Value, json};
 use tools_support::*;
 

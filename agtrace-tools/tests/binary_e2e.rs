@@ -3,8 +3,8 @@
 
 mod tools_support;
 
-use mcp_tool_core::rmcp::transport::TokioChildProcess;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::rmcp::transport::TokioChildProcess;
+use mcp_tool::testing::TestClient;
 use serde_json::{Value, json};
 use std::process::Command;
 use tools_support::common::SampleTree;

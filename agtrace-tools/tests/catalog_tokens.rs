@@ -5,8 +5,8 @@
 
 use agtrace_tools::config::Config;
 use agtrace_tools::store::TraceStore;
-use mcp_tool_core::rmcp::model::Tool;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::rmcp::model::Tool;
+use mcp_tool::testing::TestClient;
 use serde_json::{Value, json};
 
 /// For every tool of the server together. Issue 11 set 2,000 for its 9 tools (222 a tool);

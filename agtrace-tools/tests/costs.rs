@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use agtrace_tools::config::Config;
 use agtrace_tools::pricing::prices;
 use agtrace_tools::store::TraceStore;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::testing::TestClient;
 use serde_json::{Value, json};
 use tools_support::*;
 

@@ -17,8 +17,8 @@ use agtrace_tools::config::Config;
 use agtrace_tools::index::{SearchQuery, SessionFilter, SkipReason, SkippedFile};
 use agtrace_tools::model::{EventKind, Provider};
 use agtrace_tools::store::TraceStore;
-use mcp_tool_core::rmcp::transport::TokioChildProcess;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::rmcp::transport::TokioChildProcess;
+use mcp_tool::testing::TestClient;
 use serde_json::{Value, json};
 
 fn real_logs() -> PathBuf {

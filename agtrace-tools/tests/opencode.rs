@@ -13,8 +13,8 @@ use agtrace_tools::config::Config;
 use agtrace_tools::index::{SearchQuery, SkipReason};
 use agtrace_tools::model::{EventKind, Provider};
 use agtrace_tools::store::TraceStore;
-use mcp_tool_core::rmcp::transport::TokioChildProcess;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::rmcp::transport::TokioChildProcess;
+use mcp_tool::testing::TestClient;
 use rusqlite::Connection;
 use serde_json::{Value, json};
 

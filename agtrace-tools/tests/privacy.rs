@@ -217,7 +217,7 @@ async fn errors_and_notes_never_carry_an_absolute_log_path() {
     std::fs::write(&gemini_log, br#"{"sessionId": "f0a6"#).unwrap();
 
     let server = agtrace_tools::server::build(store.clone()).unwrap();
-    let client = mcp_tool_core::testing::TestClient::in_process(&server).await;
+    let client = mcp_tool::testing::TestClient::in_process(&server).await;
     let mut texts = Vec::new();
     for def in server.definitions() {
         for id in [CLAUDE_ID, GEMINI_ID, CODEX_ID] {
@@ -284,7 +284,7 @@ glpat-PLANTEDgitlab0000000 Authorization: Basic dXNlcjpwYXNzd29yZA==";
 /// The text of every answer of every tool (all pages) over every sample session, with
 /// secrets planted into text of all three providers' logs.
 async fn every_answer(show_secrets: bool) -> Vec<String> {
-    use mcp_tool_core::testing::TestClient;
+    use mcp_tool::testing::TestClient;
     use serde_json::{Value, json};
 
     let tmp = tempfile::tempdir().unwrap();

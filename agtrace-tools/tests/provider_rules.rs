@@ -1,11 +1,11 @@
 //! Every agtrace tool, as listed, against each provider's published rules
-//! (`mcp_tool_core::provider_rules`): its input schemas are accepted as they are by OpenAI
+//! (`mcp_tool::provider_rules`): its input schemas are accepted as they are by OpenAI
 //! function calling, Anthropic tool use, Gemini function declarations and MCP Inspector
 //! `--strict`, and its output schemas pass Inspector `--strict`.
 
 mod tools_support;
 
-use mcp_tool_core::provider_rules;
+use mcp_tool::provider_rules;
 use serde_json::Value;
 use tools_support::*;
 

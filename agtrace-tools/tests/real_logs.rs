@@ -575,7 +575,7 @@ fn a_codex_fork_counts_only_its_own_work() {
 async fn session_summaries_answer_the_raw_token_counts() {
     let (_tmp, store) = indexed();
     let server = agtrace_tools::server::build(store.clone()).unwrap();
-    let client = mcp_tool_core::testing::TestClient::in_process(&server).await;
+    let client = mcp_tool::testing::TestClient::in_process(&server).await;
     let mut all = expected();
     all.push(claude(SIDECHAINS));
     assert!(all.iter().any(|e| e.tokens.cache_creation > 0));

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use agtrace_tools::config::Config;
 use agtrace_tools::index::search_syntax::SUPPORTED;
 use agtrace_tools::store::TraceStore;
-use mcp_tool_core::testing::{Answer, TestClient};
+use mcp_tool::testing::{Answer, TestClient};
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, TestRunner};
 use serde_json::json;

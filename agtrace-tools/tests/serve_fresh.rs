@@ -9,8 +9,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use mcp_tool_core::rmcp::transport::TokioChildProcess;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::rmcp::transport::TokioChildProcess;
+use mcp_tool::testing::TestClient;
 use serde_json::{Value, json};
 
 /// Three log roots and a data dir; `codex` starts missing so that its appearance is tested.

@@ -15,7 +15,7 @@ use agtrace_tools::index::{SkipReason, SkippedFile};
 use agtrace_tools::model::Provider;
 use agtrace_tools::store::TraceStore;
 use common::samples;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::testing::TestClient;
 use serde_json::json;
 
 fn claude_sample() -> PathBuf {

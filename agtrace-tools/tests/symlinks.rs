@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use agtrace_tools::config::Config;
 use agtrace_tools::index::{SkipReason, SkippedFile};
 use agtrace_tools::store::TraceStore;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::testing::TestClient;
 use serde_json::json;
 
 const CLAUDE_SAMPLE: &str =

@@ -12,7 +12,7 @@ use agtrace_tools::corpus::{CorpusSpec, generate};
 use agtrace_tools::model::{Event, RESULT_TEXT_KEPT};
 use agtrace_tools::providers::parse_file;
 use agtrace_tools::store::TraceStore;
-use mcp_tool_core::testing::{Answer, TestClient};
+use mcp_tool::testing::{Answer, TestClient};
 use serde_json::{Value, json};
 use tools_support::*;
 

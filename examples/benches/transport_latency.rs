@@ -8,7 +8,7 @@
 //!
 //! `TRANSPORT_LATENCY_CALLS` sets the number of timed calls per transport (default 2000).
 
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::testing::TestClient;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::json;
 use std::time::{Duration, Instant};

@@ -8,10 +8,10 @@
 //! Run: `cargo run -p mcp-tool-examples --bin conformance_server -- --listen 127.0.0.1:3000`
 //! (streamable HTTP at `/mcp`).
 
-use mcp_tool_core::content::Role;
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::tasks::TaskSettings;
-use mcp_tool_core::{ClientCapability, Elicitation, SamplingRequest, SchemaProfile, ToolServer};
+use mcp_tool::content::Role;
+use mcp_tool::prelude::*;
+use mcp_tool::tasks::TaskSettings;
+use mcp_tool::{ClientCapability, Elicitation, SamplingRequest, SchemaProfile, ToolServer};
 use serde_json::json;
 use std::time::Duration;
 

@@ -6,8 +6,8 @@
 //!
 //! Run: `cargo run -p mcp-tool-examples --bin hello_tools` (speaks MCP on stdin/stdout).
 
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::{ToolServer, ToolServerBuilder};
+use mcp_tool::prelude::*;
+use mcp_tool::{ToolServer, ToolServerBuilder};
 use std::sync::Mutex;
 
 /// Where a task stands.

@@ -5,8 +5,8 @@
 // rmcp marks sampling deprecated for the 2026-07-28 protocol; these servers speak up to 2025-11-25.
 #![allow(deprecated)]
 
-use mcp_tool_core::LogLevel;
-use mcp_tool_core::testing::{Notification, TestClient};
+use mcp_tool::LogLevel;
+use mcp_tool::testing::{Notification, TestClient};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
     CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,

@@ -1,6 +1,6 @@
 //! End to end over streamable HTTP: the hello server on a loopback port, an rmcp HTTP client.
 
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::testing::TestClient;
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::json;
 

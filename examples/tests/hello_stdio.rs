@@ -1,7 +1,7 @@
 //! End to end: `hello_tools` as a child process, driven over stdio by an rmcp client.
 
-use mcp_tool_core::LogLevel;
-use mcp_tool_core::testing::{Notification, TestClient};
+use mcp_tool::LogLevel;
+use mcp_tool::testing::{Notification, TestClient};
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 

@@ -1,15 +1,15 @@
 //! Every tool of the example servers, as listed, against each provider's published rules
-//! (`mcp_tool_core::provider_rules`): hello_tools in the default portable profile meets all of
+//! (`mcp_tool::provider_rules`): hello_tools in the default portable profile meets all of
 //! them; conformance_server keeps `$defs`/`$ref` on purpose (the conformance suite checks that
 //! they reach the client), so it is held to the rules of the readers that accept them.
 
-use mcp_tool_core::provider_rules;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::provider_rules;
+use mcp_tool::testing::TestClient;
 use serde_json::Value;
 
 type Rules = fn(&Value) -> Vec<String>;
 
-async fn check(server: mcp_tool_core::ToolServer, input_rules: &[(&str, Rules)]) {
+async fn check(server: mcp_tool::ToolServer, input_rules: &[(&str, Rules)]) {
     let client = TestClient::in_process(&server).await;
     let tools = client.list_tools().await;
     assert_eq!(tools.len(), server.definitions().count());

@@ -3,8 +3,8 @@
 //! See docs/observability.md for the numbers and how they compare with the code before the span.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mcp_tool_core::ToolServer;
-use mcp_tool_core::prelude::*;
+use mcp_tool::ToolServer;
+use mcp_tool::prelude::*;
 use serde_json::json;
 use tracing_subscriber::filter::LevelFilter;
 use tracing_subscriber::layer::SubscriberExt;

@@ -4,8 +4,8 @@
 //! `cargo bench -p mcp-tool-core --bench echo_vs_rmcp`; results in docs/benchmarks.md.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use mcp_tool_core::ToolServer;
-use mcp_tool_core::prelude::*;
+use mcp_tool::ToolServer;
+use mcp_tool::prelude::*;
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::RunningService;

@@ -8,8 +8,8 @@ mod jwt;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use jwt::{SigningKey, claims, jwks};
-use mcp_tool_core::ToolServer;
-use mcp_tool_core::auth::{HttpAuth, JwksSource, JwtAuth};
+use mcp_tool::ToolServer;
+use mcp_tool::auth::{HttpAuth, JwksSource, JwtAuth};
 use std::net::SocketAddr;
 
 const TOKEN: &str = "a-static-token-for-the-benchmark-0123";

@@ -90,7 +90,7 @@ impl ClientLimit {
 /// [module docs](self) for the defaults and where they come from.
 ///
 /// ```
-/// use mcp_tool_core::client_limits::{ClientLimits, CODEX_CLI};
+/// use mcp_tool::client_limits::{ClientLimits, CODEX_CLI};
 ///
 /// let limits = ClientLimits::defaults()
 ///     .with(CODEX_CLI, 40_000) // every model this deployment uses is in Codex's catalog

@@ -24,8 +24,8 @@
 //! (MissingRequiredClientCapability) that revision requires, rather than a tool error.
 //!
 //! ```no_run
-//! use mcp_tool_core::prelude::*;
-//! use mcp_tool_core::{Elicitation, SamplingRequest};
+//! use mcp_tool::prelude::*;
+//! use mcp_tool::{Elicitation, SamplingRequest};
 //!
 //! /// What the user is asked for.
 //! #[tool_args]
@@ -419,8 +419,8 @@ impl ToolContext {
     /// Questions asked together, with `tokio::join!`, reach the client in one round:
     ///
     /// ```no_run
-    /// # use mcp_tool_core::prelude::*;
-    /// # use mcp_tool_core::SamplingRequest;
+    /// # use mcp_tool::prelude::*;
+    /// # use mcp_tool::SamplingRequest;
     /// # async fn demo(ctx: &ToolContext) -> ToolResult<()> {
     /// let (roots, greeting) = tokio::join!(
     ///     ctx.ask("client_roots").list_roots(),

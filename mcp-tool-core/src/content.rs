@@ -11,7 +11,7 @@ pub use rmcp::model::{Annotations, ContentBlock, Resource, ResourceContents, Rol
 /// An ordered list of content blocks, built fluently.
 ///
 /// ```
-/// use mcp_tool_core::content::{Content, Role};
+/// use mcp_tool::content::{Content, Role};
 /// let answer = Content::new()
 ///     .text("Here is the chart.")
 ///     .image_bytes(b"\x89PNG...", "image/png")

@@ -99,7 +99,7 @@ impl LevelFilter {
 /// its CPU and its thread are freed and the server can exit.
 ///
 /// ```
-/// use mcp_tool_core::prelude::*;
+/// use mcp_tool::prelude::*;
 ///
 /// /// Count the lines of a large text that contain a word.
 /// #[mcp_tool(name = "count_lines", family = "docs", size_hint = "1KB", read_only)]
@@ -188,7 +188,7 @@ impl Notes {
 /// [`CancelToken`]), or a server cannot exit while that work runs.
 ///
 /// ```
-/// use mcp_tool_core::prelude::*;
+/// use mcp_tool::prelude::*;
 ///
 /// /// Scan every file of the project into the search index and return how many were read.
 /// #[mcp_tool(name = "scan_files", family = "docs", size_hint = "1KB", idempotent)]

@@ -34,7 +34,7 @@ const NOT_PART_OF_QUERY: [&str; 2] = ["cursor", "limit"];
 /// reaches the tool: the call answers `invalid_cursor`. See [`Page`](crate::Page) for a whole paginated tool.
 ///
 /// ```
-/// use mcp_tool_core::prelude::*;
+/// use mcp_tool::prelude::*;
 ///
 /// /// Where the next page starts: after the last item's (timestamp, id), a keyset position
 /// /// the tool gave to `Page::with_next((timestamp, id))`.

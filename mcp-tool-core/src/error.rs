@@ -14,7 +14,7 @@ pub type ToolResult<T> = Result<T, ToolError>;
 /// codes have constructors, and tools add their own with [`ToolError::new`].
 ///
 /// ```
-/// use mcp_tool_core::prelude::*;
+/// use mcp_tool::prelude::*;
 ///
 /// fn find_session(prefix: &str, matches: &[&str]) -> ToolResult<String> {
 ///     match matches {

@@ -65,7 +65,7 @@ pub use server::{
     BuildError, LintWarning, SIZE_HINT_META, ToolServer, ToolServerBuilder, UnservedTool,
 };
 
-/// The names a tool author needs: `use mcp_tool_core::prelude::*;`.
+/// The names a tool author needs: `use mcp_tool::prelude::*;`.
 pub mod prelude {
     pub use crate::{
         CancelToken, Content, Cursor, LogLevel, Page, ToolContext, ToolError, ToolResult, mcp_tool,

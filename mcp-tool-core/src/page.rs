@@ -9,7 +9,7 @@ use serde_json::Value;
 /// an offset, a keyset); the runtime turns that into an opaque `next_cursor` bound to the query.
 ///
 /// ```
-/// use mcp_tool_core::prelude::*;
+/// use mcp_tool::prelude::*;
 ///
 /// /// Arguments of a paginated tool.
 /// #[tool_args]

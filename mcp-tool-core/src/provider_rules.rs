@@ -3,7 +3,7 @@
 //! the provider accepts it as it is. A server's tests can hold its whole catalog to them:
 //!
 //! ```
-//! use mcp_tool_core::provider_rules;
+//! use mcp_tool::provider_rules;
 //! use serde_json::json;
 //!
 //! let schema = json!({"type": "object", "properties": {"q": {"type": ["string", "null"]}}});

@@ -12,7 +12,7 @@
 //! tokens sealed with it may come back, then drop it.
 //!
 //! ```
-//! use mcp_tool_core::seal::{SealError, SigningKeys};
+//! use mcp_tool::seal::{SealError, SigningKeys};
 //!
 //! let keys = SigningKeys::parse("k2:a-secret-of-at-least-32-bytes-long!!").unwrap();
 //! let token = keys.seal("example", b"offset=20");

@@ -5,8 +5,8 @@
 //! `outputSchema` (JSON Schema 2020-12); a test fails with the JSON path of any mismatch.
 //!
 //! ```
-//! use mcp_tool_core::prelude::*;
-//! use mcp_tool_core::{ToolServer, testing::TestClient};
+//! use mcp_tool::prelude::*;
+//! use mcp_tool::{ToolServer, testing::TestClient};
 //!
 //! /// Arguments of `get_greeting`.
 //! #[tool_args]

@@ -7,7 +7,7 @@
 //! the process's stdin and stdout; HTTP on raw connections, to send what no client library
 //! would.
 
-use mcp_tool_core::{ToolServer, ToolServerBuilder};
+use mcp_tool::{ToolServer, ToolServerBuilder};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

@@ -1,9 +1,9 @@
 //! Each tool call is one `tools/call` span whose fields say which tool, how long, how large
 //! the answer and how it ended, with the W3C trace context the caller passed.
 
-use mcp_tool_core::ToolServer;
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::telemetry::{CALL_SPAN, TraceContext};
+use mcp_tool::ToolServer;
+use mcp_tool::prelude::*;
+use mcp_tool::telemetry::{CALL_SPAN, TraceContext};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};

@@ -3,8 +3,8 @@
 //! and the session goes on answering. Raw JSON-RPC lines over an in-process pipe, so that the
 //! test sees exactly what a client sees.
 
-use mcp_tool_core::ToolServer;
-use mcp_tool_core::prelude::*;
+use mcp_tool::ToolServer;
+use mcp_tool::prelude::*;
 use serde_json::{Value, json};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};

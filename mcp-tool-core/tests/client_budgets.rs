@@ -2,10 +2,10 @@
 //! `size_hint` and what the connected client keeps of an answer (by its `clientInfo.name`),
 //! while the description and the listed `_meta` keep stating the tool's own.
 
-use mcp_tool_core::client_limits::{CLAUDE_CODE, CODEX_CLI, ClientLimits, GEMINI_CLI};
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::testing::TestClient;
-use mcp_tool_core::{SIZE_HINT_META, ToolServer};
+use mcp_tool::client_limits::{CLAUDE_CODE, CODEX_CLI, ClientLimits, GEMINI_CLI};
+use mcp_tool::prelude::*;
+use mcp_tool::testing::TestClient;
+use mcp_tool::{SIZE_HINT_META, ToolServer};
 use serde_json::{Value, json};
 
 const FAMILY: &str = "client_budgets_test";
@@ -110,7 +110,7 @@ pub struct FillerArgs {
     pub bytes: u32,
 }
 
-fn server(builder: mcp_tool_core::ToolServerBuilder) -> ToolServer {
+fn server(builder: mcp_tool::ToolServerBuilder) -> ToolServer {
     builder
         .families([FAMILY])
         .build()

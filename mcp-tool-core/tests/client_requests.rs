@@ -4,9 +4,9 @@
 // rmcp marks sampling deprecated for the 2026-07-28 protocol; these servers speak up to 2025-11-25.
 #![allow(deprecated)]
 
-use mcp_tool_core::content::Content;
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::{Elicitation, SamplingRequest, ToolServer};
+use mcp_tool::content::Content;
+use mcp_tool::prelude::*;
+use mcp_tool::{Elicitation, SamplingRequest, ToolServer};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
     CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams, ElicitResult,

@@ -4,9 +4,9 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::seal::SigningKeys;
-use mcp_tool_core::{Envelope, ToolServer};
+use mcp_tool::prelude::*;
+use mcp_tool::seal::SigningKeys;
+use mcp_tool::{Envelope, ToolServer};
 use serde_json::{Value, json};
 
 const KEYS: &str = "2026-11:shared-secret-of-the-replicas-0123456789";

@@ -6,8 +6,8 @@
 mod jwt;
 
 use jwt::{SigningKey, claims, jwks, now};
-use mcp_tool_core::ToolServer;
-use mcp_tool_core::auth::{HttpAuth, JwksSource, JwtAuth};
+use mcp_tool::ToolServer;
+use mcp_tool::auth::{HttpAuth, JwksSource, JwtAuth};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -2,7 +2,7 @@
 //! for a client older than 2025-11-25 (Gemini CLI's SDK drops the server over it), one for a
 //! client that knows it, and `DELETE` answered `200` (the Python SDK warns on `202`).
 
-use mcp_tool_core::ToolServer;
+use mcp_tool::ToolServer;
 use std::net::SocketAddr;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;

@@ -3,7 +3,7 @@
 //! idle is closed, and at the connection limit an idle connection gives way to a newcomer,
 //! while busy ones make later clients wait, not fail.
 
-use mcp_tool_core::{ToolServer, ToolServerBuilder};
+use mcp_tool::{ToolServer, ToolServerBuilder};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

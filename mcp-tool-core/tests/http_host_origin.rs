@@ -3,7 +3,7 @@
 //! number, a second header after an allowed one, an absolute-form target) are refused, and a
 //! refusal never repeats what the client sent.
 
-use mcp_tool_core::{ToolServer, ToolServerBuilder};
+use mcp_tool::{ToolServer, ToolServerBuilder};
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

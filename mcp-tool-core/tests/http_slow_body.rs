@@ -2,7 +2,7 @@
 //! cut off after the body timeout with `408` and a JSON-RPC error, instead of holding a
 //! connection (one of a limited number) forever.
 
-use mcp_tool_core::ToolServer;
+use mcp_tool::ToolServer;
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

@@ -2,7 +2,7 @@
 //! timeout. A bounded soak on loopback (many sessions, a few thousand requests) leaves the
 //! process's memory and thread count where they were after a warm-up.
 
-use mcp_tool_core::{ToolServer, ToolServerBuilder};
+use mcp_tool::{ToolServer, ToolServerBuilder};
 use std::net::SocketAddr;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

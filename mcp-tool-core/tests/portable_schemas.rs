@@ -4,9 +4,9 @@
 //! against OpenAI's strict-mode rules. The tools here cover every shape an argument struct can
 //! take, and calls written the way each profile's schema says are accepted.
 
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::testing::TestClient;
-use mcp_tool_core::{SchemaProfile, ToolServer, provider_rules};
+use mcp_tool::prelude::*;
+use mcp_tool::testing::TestClient;
+use mcp_tool::{SchemaProfile, ToolServer, provider_rules};
 use serde_json::{Map, Value, json};
 
 /// Which agent wrote a log.
@@ -313,15 +313,14 @@ fn a_recursive_type_fails_the_portable_build_with_a_reason() {
         "$defs": {"Node": {"type": "object", "properties": {"children": {
             "type": "array", "items": {"$ref": "#/$defs/Node"}}}}}
     });
-    let err =
-        mcp_tool_core::schema::input_schema(SchemaProfile::Portable, schema.as_object().unwrap())
-            .unwrap_err();
+    let err = mcp_tool::schema::input_schema(SchemaProfile::Portable, schema.as_object().unwrap())
+        .unwrap_err();
     assert!(
         err.contains("#/$defs/Node") && err.contains("contains itself"),
         "{err}"
     );
     assert!(
-        mcp_tool_core::schema::input_schema(SchemaProfile::JsonSchema, schema.as_object().unwrap())
+        mcp_tool::schema::input_schema(SchemaProfile::JsonSchema, schema.as_object().unwrap())
             .is_ok()
     );
 }
@@ -336,9 +335,7 @@ fn output_spellings_are_equivalent_rewrites() {
             "stamp": {"type": "string", "format": "date-time"}
         }
     });
-    let out = Value::Object(mcp_tool_core::schema::output_schema(
-        schema.as_object().unwrap(),
-    ));
+    let out = Value::Object(mcp_tool::schema::output_schema(schema.as_object().unwrap()));
     assert_eq!(
         out["properties"]["n"],
         json!({"description": "A count.", "anyOf": [

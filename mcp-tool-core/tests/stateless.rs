@@ -2,9 +2,9 @@
 //! `_meta` on each request) and 2025 sessions, over streamable HTTP and over stdio; a tool's
 //! elicitation as sealed `input_required` rounds; what is refused and how.
 
-use mcp_tool_core::content::Content;
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::{SamplingRequest, ToolServer};
+use mcp_tool::content::Content;
+use mcp_tool::prelude::*;
+use mcp_tool::{SamplingRequest, ToolServer};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;

@@ -2,9 +2,9 @@
 //! stands alone (no session, no `initialize` needed first), is answered with plain JSON, and
 //! a cursor one replica made is continued by another that has the same signing keys.
 
-use mcp_tool_core::ToolServer;
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::seal::SigningKeys;
+use mcp_tool::ToolServer;
+use mcp_tool::prelude::*;
+use mcp_tool::seal::SigningKeys;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -2,9 +2,9 @@
 //! on `tasks/get`, `tasks/cancel` firing the tool's cancel token, structured errors for
 //! unknown ids, results that expire; in-line calls for clients without the extension.
 
-use mcp_tool_core::ToolServer;
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::tasks::TaskSettings;
+use mcp_tool::ToolServer;
+use mcp_tool::prelude::*;
+use mcp_tool::tasks::TaskSettings;
 use serde_json::{Value, json};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

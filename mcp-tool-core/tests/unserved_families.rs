@@ -1,8 +1,8 @@
 //! `build()` reports registered tools that no family setting accounts for: a mistyped
 //! `family = ".."` must not vanish from `tools/list` in silence.
 
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::{ToolServer, UnservedTool};
+use mcp_tool::prelude::*;
+use mcp_tool::{ToolServer, UnservedTool};
 
 /// Return the first number.
 #[mcp_tool(name = "get_alpha", family = "alpha", size_hint = "1KB", read_only)]
@@ -91,7 +91,7 @@ fn without_families_everything_but_the_excluded_is_served() {
 
 #[test]
 fn explicit_definitions_are_checked_the_same_way() {
-    let defs = mcp_tool_core::registry::all_tools();
+    let defs = mcp_tool::registry::all_tools();
     let server = ToolServer::builder()
         .with_definitions(defs.into_iter().filter(|d| d.name != "get_beta").collect())
         .families(["alpha"])

@@ -176,7 +176,7 @@ impl fmt::Display for Finding {
 /// An `allow(..)` the checks accepted (a known lint, a non-empty reason), with what it
 /// silenced: the check-time record. Reviewers audit it to find allows that are no longer
 /// needed (`suppressed == 0`). The runtime's own record of a silenced lint, kept on every
-/// registered tool, is `mcp_tool_core::args::Exception`.
+/// registered tool, is `mcp_tool::args::Exception`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AcceptedAllow {
     /// The lint it silences.

@@ -1,7 +1,7 @@
 //! `#[mcp_tool]`, `#[tool_args]` and `#[tool_output]`: the macros of mcp-tool.
 //!
-//! Use them through `mcp_tool_core` (`use mcp_tool_core::prelude::*;`): the code they generate
-//! names only `::mcp_tool_core::__private`, so a crate of tools needs no serde, schemars or
+//! Use them through `mcp_tool` (`use mcp_tool::prelude::*;`): the code they generate
+//! names only `::mcp_tool::__private`, so a crate of tools needs no serde, schemars or
 //! inventory of its own.
 //!
 //! Each macro runs parse -> validate -> expand over a typed model (`model.rs`): parse reads the
@@ -52,7 +52,7 @@ use proc_macro::TokenStream;
 /// `Page<T>` for a paginated list, or `Content` for rich content.
 ///
 /// ```rust
-/// use mcp_tool_core::prelude::*;
+/// use mcp_tool::prelude::*;
 ///
 /// /// The server's state, given to `ToolServer::builder().state(..)`.
 /// pub struct Board {
@@ -105,7 +105,7 @@ use proc_macro::TokenStream;
 /// model could choose it by (`missing_description`):
 ///
 /// ```rust,compile_fail
-/// use mcp_tool_core::prelude::*;
+/// use mcp_tool::prelude::*;
 ///
 /// #[mcp_tool(family = "board", size_hint = "1KB", read_only)]
 /// pub async fn count_tasks() -> ToolResult<u32> {
@@ -123,7 +123,7 @@ pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// Makes a struct a tool's arguments, or an enum usable in them.
 ///
-/// It derives `Deserialize` and `JsonSchema` (through `mcp_tool_core`), turns `#[arg(...)]`
+/// It derives `Deserialize` and `JsonSchema` (through `mcp_tool`), turns `#[arg(...)]`
 /// into schema keywords and checks run before the tool is called, and runs the argument
 /// lints. Each field is a parameter; its doc comment is the parameter's description.
 ///
@@ -147,7 +147,7 @@ pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// `String` with a few allowed values should be.
 ///
 /// ```rust
-/// use mcp_tool_core::prelude::*;
+/// use mcp_tool::prelude::*;
 ///
 /// /// Order of the results.
 /// #[tool_args]
@@ -192,7 +192,7 @@ pub fn mcp_tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// (`closed_domain_string`); the enum above is the fix:
 ///
 /// ```rust,compile_fail
-/// use mcp_tool_core::prelude::*;
+/// use mcp_tool::prelude::*;
 ///
 /// #[tool_args]
 /// pub struct ListNotesArgs {
@@ -207,12 +207,12 @@ pub fn tool_args(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// Makes a struct or an enum a tool's answer: derives `Serialize` and `JsonSchema` (through
-/// `mcp_tool_core`, so the crate needs neither serde nor schemars). Field docs become the
+/// `mcp_tool`, so the crate needs neither serde nor schemars). Field docs become the
 /// descriptions in the tool's output schema. It takes no keys; `#[serde(..)]` attributes on
 /// the item and its fields apply as usual.
 ///
 /// ```rust
-/// use mcp_tool_core::prelude::*;
+/// use mcp_tool::prelude::*;
 ///
 /// /// One session, in brief.
 /// #[tool_output]

@@ -1,4 +1,4 @@
-//! `#[tool_output]`: Serialize + JsonSchema for answer types, through `::mcp_tool_core::__private`.
+//! `#[tool_output]`: Serialize + JsonSchema for answer types, through `::mcp_tool::__private`.
 
 use proc_macro2::TokenStream;
 use quote::quote;

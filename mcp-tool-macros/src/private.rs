@@ -1,22 +1,22 @@
-//! The one way generated code reaches the runtime: `::mcp_tool_core::__private`, and the token
+//! The one way generated code reaches the runtime: `::mcp_tool::__private`, and the token
 //! builders that more than one macro needs.
 //!
-//! Generated code names nothing else of `mcp_tool_core`, so what the macros depend on is the
+//! Generated code names nothing else of `mcp_tool`, so what the macros depend on is the
 //! list of re-exports in that module, and users need no serde or schemars of their own.
 
 use crate::model::Allow;
 use proc_macro2::{Span, TokenStream};
 use quote::quote_spanned;
 
-/// `::mcp_tool_core::__private`, spanned at the call site.
+/// `::mcp_tool::__private`, spanned at the call site.
 pub fn private() -> TokenStream {
     private_at(Span::call_site())
 }
 
-/// `::mcp_tool_core::__private` with the given span, for code whose errors must point at the
+/// `::mcp_tool::__private` with the given span, for code whose errors must point at the
 /// user's tokens rather than at the attribute.
 pub fn private_at(span: Span) -> TokenStream {
-    quote_spanned!(span=> ::mcp_tool_core::__private)
+    quote_spanned!(span=> ::mcp_tool::__private)
 }
 
 /// The same path as text, for attribute arguments that take a string (`crate = ".."`).

@@ -2,9 +2,9 @@
 //! may leave out is not required, and an answer that still breaks its schema becomes an
 //! `internal` tool error that names the tool and the JSON path.
 
-use mcp_tool_core::ToolServer;
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::ToolServer;
+use mcp_tool::prelude::*;
+use mcp_tool::testing::TestClient;
 use serde_json::json;
 
 /// One line of a log.

@@ -1,9 +1,9 @@
 //! `#[mcp_tool]` without `name`: the fn's own name is the tool's name on the wire, a raw
 //! identifier without its `r#`.
 
-use mcp_tool_core::ToolServer;
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::ToolServer;
+use mcp_tool::prelude::*;
+use mcp_tool::testing::TestClient;
 use serde_json::json;
 
 /// How many widgets there are.

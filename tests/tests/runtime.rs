@@ -1,11 +1,11 @@
 //! The runtime's contract, end to end through an in-process MCP client: build errors,
 //! panics, timeouts, cancellation, families, `tools/list` paging, size warnings, rich content.
 
-use mcp_tool_core::ToolServer;
-use mcp_tool_core::content::Role;
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::registry::ToolDef;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::ToolServer;
+use mcp_tool::content::Role;
+use mcp_tool::prelude::*;
+use mcp_tool::registry::ToolDef;
+use mcp_tool::testing::TestClient;
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -286,7 +286,7 @@ async fn build_reports_every_problem_at_once() {
 
 #[tokio::test]
 async fn build_rejects_a_schema_whose_root_is_not_an_object() {
-    let echo = mcp_tool_core::registry::all_tools()
+    let echo = mcp_tool::registry::all_tools()
         .into_iter()
         .find(|d| d.name == "count_calls")
         .unwrap();

@@ -1,9 +1,9 @@
 //! `#[tool_args(tag = "..")]` enums end to end: the schema a client sees, calls with each
 //! variant, errors in a variant, and the runtime's design lints on the generated schema.
 
-use mcp_tool_core::ToolServer;
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::ToolServer;
+use mcp_tool::prelude::*;
+use mcp_tool::testing::TestClient;
 use serde_json::{Value, json};
 
 /// How much of the session to return.

@@ -3,9 +3,9 @@
 //! `rename_all = "camelCase"` `max_turns` is `maxTurns`, in the schema, in the call and in the
 //! errors of their checks.
 
-use mcp_tool_core::ToolServer;
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::testing::TestClient;
+use mcp_tool::ToolServer;
+use mcp_tool::prelude::*;
+use mcp_tool::testing::TestClient;
 use serde_json::{Value, json};
 
 /// What a note is.

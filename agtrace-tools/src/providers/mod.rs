@@ -57,7 +57,7 @@ macro_rules! define_providers {
         // Also the tools' `provider` type: `#[tool_args]` derives its serde and JSON Schema
         // (snake_case values, each described by its doc; this item's doc is the schema's
         // description).
-        #[mcp_tool_core::tool_args]
+        #[mcp_tool::tool_args]
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Provider {
             $( $(#[doc = $doc])* $variant, )*

@@ -3,7 +3,7 @@
 //! may well be asked for after a restart. Replicas on other machines share keys by
 //! configuration instead (`--signing-keys`).
 
-use mcp_tool_core::seal::SigningKeys;
+use mcp_tool::seal::SigningKeys;
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::os::unix::fs::OpenOptionsExt;

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 use crate::model::ToolCallSummary;
 use crate::model::Event;

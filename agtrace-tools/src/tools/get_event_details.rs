@@ -1,6 +1,6 @@
 //! `get_event_details`: one event, untruncated; a text over 32KB continues by cursor.
 
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 use crate::store::{EventDetail, TraceStore};
 use crate::tools::support::text::{char_offset, piece_end};

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 use crate::index::usage::{UsageFilter, UsageGrouping, day_of_ms};
 use crate::pricing::attribution::Tally;

@@ -1,6 +1,6 @@
 //! `get_project_info`: the projects the logs cover, with session counts per provider.
 
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 use crate::index::{ProjectInfo, SkipSummary};
 use crate::model::Provider;

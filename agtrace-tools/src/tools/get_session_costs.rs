@@ -5,7 +5,7 @@
 //! [`crate::pricing::attribution`] for how tokens are attributed to tools); its sub-agents'
 //! totals come from the index, so a session with hundreds of sub-agents parses one log.
 
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 use crate::index::usage::UsageRow;
 use crate::pricing::attribution::{SessionCosts, Tally, ToolKey, session_costs};

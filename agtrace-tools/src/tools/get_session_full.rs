@@ -4,7 +4,7 @@
 //! from the exact byte where this one stopped, so concatenating the `text` of an event's parts
 //! gives its whole text back.
 
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::model::Event;

@@ -1,6 +1,6 @@
 //! `get_session_summary`: one session on one screen, always within 5KB.
 
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 use crate::model::EventKind;
 use crate::store::{SessionDetail, TraceStore};

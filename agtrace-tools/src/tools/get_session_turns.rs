@@ -1,6 +1,6 @@
 //! `get_session_turns`: one line of facts per turn, in pages cut by size.
 
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 use crate::model::Turn;
 use crate::model::{Event, EventKind};

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::model::Step;

@@ -1,6 +1,6 @@
 //! `list_file_history`: the sessions and turns whose tool calls touched a path, from the index.
 
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 use crate::index::touches::{Action, FileHistoryCursor, FileHistoryQuery, FileTouch, PathQuery};
 use crate::model::Provider;

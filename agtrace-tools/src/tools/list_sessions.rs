@@ -1,6 +1,6 @@
 //! `list_sessions`: sessions newest first, with filters, in pages cut by size.
 
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 use crate::index::{SessionCursor, SessionFilter, SessionSummary};
 use crate::store::TraceStore;

@@ -1,6 +1,6 @@
 //! `search_event_previews`: full-text hits with short previews and event coordinates.
 
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 use crate::index::search_syntax;
 use crate::index::{SearchCursor, SearchHit, SearchQuery};

@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 
 use agtrace_tools::config::Config;
 use agtrace_tools::store::TraceStore;
-use mcp_tool_core::ToolServer;
-use mcp_tool_core::testing::{Answer, TestClient};
+use mcp_tool::ToolServer;
+use mcp_tool::testing::{Answer, TestClient};
 use serde_json::{Value, json};
 
 #[path = "../common/mod.rs"]

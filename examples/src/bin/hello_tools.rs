@@ -8,7 +8,7 @@
 //! every replica the same cursor keys (an environment variable, not a flag: other users can
 //! read a process's arguments).
 
-use mcp_tool_core::seal::SigningKeys;
+use mcp_tool::seal::SigningKeys;
 use std::net::SocketAddr;
 
 const USAGE: &str = "usage: hello_tools [--http ADDR [--stateless]]";

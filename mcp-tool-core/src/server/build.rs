@@ -21,10 +21,10 @@ use std::time::Duration;
 /// which default to the crate's own only as a last resort: pass them.
 ///
 /// ```
-/// use mcp_tool_core::ToolServer;
+/// use mcp_tool::ToolServer;
 /// use std::time::Duration;
 ///
-/// # fn main() -> Result<(), mcp_tool_core::BuildError> {
+/// # fn main() -> Result<(), mcp_tool::BuildError> {
 /// struct Store; // what the tools take as `&Store`
 ///
 /// let server = ToolServer::builder()
@@ -294,10 +294,10 @@ impl ToolServerBuilder {
     /// `MAX_MCP_OUTPUT_TOKENS=50000`, or Codex CLI with catalog models only:
     ///
     /// ```
-    /// # fn main() -> Result<(), mcp_tool_core::BuildError> {
-    /// use mcp_tool_core::client_limits::{CLAUDE_CODE, CODEX_CLI};
+    /// # fn main() -> Result<(), mcp_tool::BuildError> {
+    /// use mcp_tool::client_limits::{CLAUDE_CODE, CODEX_CLI};
     ///
-    /// let server = mcp_tool_core::ToolServer::builder()
+    /// let server = mcp_tool::ToolServer::builder()
     ///     .client_limit(CLAUDE_CODE, 80_000)
     ///     .client_limit(CODEX_CLI, 40_000)
     ///     .build()?;
@@ -325,7 +325,7 @@ impl ToolServerBuilder {
     /// change: what any profile's schema allows, the tool accepts.
     ///
     /// ```
-    /// use mcp_tool_core::{SchemaProfile, ToolServer};
+    /// use mcp_tool::{SchemaProfile, ToolServer};
     ///
     /// let server = ToolServer::builder()
     ///     .name("notes")

@@ -5,8 +5,10 @@
 //! opens: past it, `accept` fails and every client suffers. When all slots are taken, a
 //! connection with no request in flight (one still dribbling its first headers, as a slowloris
 //! client does, or an idle kept-alive one) is closed to make room, the one idle longest
-//! first; the newcomer is served at once. Only when every connection is busy does a newcomer
-//! wait in the listen backlog for one to finish.
+//! first; the newcomer is served as soon as it has gone. Only when every connection is busy
+//! does a newcomer wait in the listen backlog for one to finish. A closed connection keeps its
+//! slot until its socket is closed, so a burst of newcomers never holds more descriptors than
+//! the cap (plus the one being accepted).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -32,8 +34,16 @@ struct State {
 struct Connection {
     in_flight: usize,
     idle_since: Instant,
-    /// Closes the connection when sent (or dropped).
+    /// Closes the connection when sent (or dropped); `None` once sent: the connection is
+    /// closing, and still holds its slot until its task drops the [`Slot`].
     evict: Option<oneshot::Sender<()>>,
+}
+
+impl Connection {
+    /// Idle, and not already being closed: one that may give way.
+    fn may_give_way(&self) -> bool {
+        self.in_flight == 0 && self.evict.is_some()
+    }
 }
 
 impl Slots {
@@ -45,7 +55,8 @@ impl Slots {
         })
     }
 
-    /// Waits until a newcomer can be served: a slot is free, or some connection is idle.
+    /// Waits until a newcomer can be served: a slot is free, or (no connection being closed
+    /// for room already) some connection is idle.
     pub(crate) async fn room(&self) {
         loop {
             let changed = self.changed.notified();
@@ -58,27 +69,31 @@ impl Slots {
 
     fn has_room(&self) -> bool {
         let state = self.state.lock().expect("never poisoned");
-        state.connections.len() < self.cap || state.connections.values().any(|c| c.in_flight == 0)
+        let closing = state.connections.values().any(|c| c.evict.is_none());
+        state.connections.len() < self.cap
+            || (!closing && state.connections.values().any(Connection::may_give_way))
     }
 
-    /// A slot for a connection just accepted, closing the idlest connection if all are
-    /// taken. `None` when every connection became busy since [`room`](Self::room) returned:
-    /// wait for room again.
+    /// A slot for a connection just accepted, if one is free. When all are taken, the
+    /// connection idle longest is told to close (unless one is closing already) and `None`
+    /// is returned: wait for [`room`](Self::room), which comes when it has closed, or when a
+    /// connection finishes.
     pub(crate) fn take(self: &Arc<Self>) -> Option<(Slot, oneshot::Receiver<()>)> {
         let mut state = self.state.lock().expect("never poisoned");
         if state.connections.len() >= self.cap {
+            let closing = state.connections.values().any(|c| c.evict.is_none());
             let idlest = state
                 .connections
-                .iter()
-                .filter(|(_, c)| c.in_flight == 0)
-                .min_by_key(|(_, c)| c.idle_since)
-                .map(|(id, _)| *id)?;
-            if let Some(mut evicted) = state.connections.remove(&idlest) {
+                .values_mut()
+                .filter(|c| c.may_give_way())
+                .min_by_key(|c| c.idle_since);
+            if let (false, Some(idlest)) = (closing, idlest) {
                 tracing::debug!("all connection slots taken: closing the one idle longest");
-                if let Some(evict) = evicted.evict.take() {
+                if let Some(evict) = idlest.evict.take() {
                     let _ = evict.send(());
                 }
             }
+            return None;
         }
         let (evict, evicted) = oneshot::channel();
         let id = state.next_id;
@@ -226,14 +241,17 @@ mod tests {
         let (oldest, mut oldest_evicted) = slots.take().unwrap();
         let (busy_one, mut busy_evicted) = slots.take().unwrap();
         let _request = busy_one.busy();
-        // Full, but `oldest` is idle: a newcomer takes its slot.
+        // Full, but `oldest` is idle: it is told to close, and keeps its slot until it has.
         slots.room().await;
-        let (_newcomer, _) = slots.take().unwrap();
+        assert!(slots.take().is_none());
         assert!(oldest_evicted.try_recv().is_ok(), "the idle one is closed");
         assert!(busy_evicted.try_recv().is_err(), "the busy one is kept");
+        assert!(slots.take().is_none(), "one closing at a time");
         assert_eq!(slots.len(), 2);
         drop(oldest);
-        assert_eq!(slots.len(), 2, "an evicted slot is not freed twice");
+        slots.room().await;
+        let (_newcomer, _) = slots.take().expect("the closed one's slot");
+        assert_eq!(slots.len(), 2);
     }
 
     #[tokio::test]

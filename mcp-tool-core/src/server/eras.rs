@@ -35,8 +35,8 @@ impl ToolServerBuilder {
     /// server that shows some callers fewer tools must not have its list shared).
     ///
     /// ```
-    /// use mcp_tool_core::ToolServer;
-    /// use mcp_tool_core::rmcp::model::CacheScope;
+    /// use mcp_tool::ToolServer;
+    /// use mcp_tool::rmcp::model::CacheScope;
     /// use std::time::Duration;
     ///
     /// let server = ToolServer::builder()

@@ -53,7 +53,7 @@ use std::time::Duration;
 /// directly with [`call`](Self::call).
 ///
 /// ```no_run
-/// use mcp_tool_core::ToolServer;
+/// use mcp_tool::ToolServer;
 ///
 /// #[tokio::main]
 /// async fn main() {
@@ -217,7 +217,7 @@ impl ToolServer {
     /// at build). Usually a mistyped `family = ".."`; a server's test can assert it is empty:
     ///
     /// ```
-    /// # let server = mcp_tool_core::ToolServer::builder().build().unwrap();
+    /// # let server = mcp_tool::ToolServer::builder().build().unwrap();
     /// assert_eq!(server.unserved_tools(), &[]);
     /// ```
     pub fn unserved_tools(&self) -> &[UnservedTool] {

@@ -12,8 +12,8 @@ impl ToolServerBuilder {
     /// no other process accepts.
     ///
     /// ```
-    /// use mcp_tool_core::ToolServer;
-    /// use mcp_tool_core::seal::SigningKeys;
+    /// use mcp_tool::ToolServer;
+    /// use mcp_tool::seal::SigningKeys;
     ///
     /// # fn main() -> Result<(), Box<dyn std::error::Error>> {
     /// // In a real server: from an environment variable or a secrets file, never the source.

@@ -12,7 +12,7 @@
 //! Without the extension (or in a 2025 session, or a direct call) the same call runs in-line.
 //!
 //! ```
-//! use mcp_tool_core::prelude::*;
+//! use mcp_tool::prelude::*;
 //!
 //! /// Rebuild the search index of every project; takes minutes.
 //! #[mcp_tool(name = "rebuild_index", family = "docs", size_hint = "1KB", idempotent)]
@@ -104,7 +104,7 @@ impl ToolServerBuilder {
     /// default: the extension is not advertised and such calls run in-line.
     ///
     /// ```
-    /// use mcp_tool_core::{ToolServer, tasks::TaskSettings};
+    /// use mcp_tool::{ToolServer, tasks::TaskSettings};
     /// use std::time::Duration;
     ///
     /// let server = ToolServer::builder()

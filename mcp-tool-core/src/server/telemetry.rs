@@ -143,7 +143,7 @@ pub mod otel {
     //! use tracing_subscriber::util::SubscriberInitExt;
     //!
     //! // OTEL_EXPORTER_OTLP_ENDPOINT (default http://localhost:4318) says where to.
-    //! let (otel, _flush_on_exit) = mcp_tool_core::telemetry::otel::layer("notes").unwrap();
+    //! let (otel, _flush_on_exit) = mcp_tool::telemetry::otel::layer("notes").unwrap();
     //! tracing_subscriber::registry()
     //!     .with(otel)
     //!     .with(tracing_subscriber::fmt::layer().with_writer(std::io::stderr))

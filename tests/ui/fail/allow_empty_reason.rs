@@ -1,5 +1,5 @@
 // An exception without a reason cannot be reviewed: empty and blank reasons are both errors.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct CompleteArgs {

@@ -1,5 +1,5 @@
 // A misspelt lint name would silence nothing; the error suggests the closest one.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct CompleteArgs {

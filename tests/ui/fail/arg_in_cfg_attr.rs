@@ -1,6 +1,6 @@
 // The macro reads the fields before the compiler applies `cfg_attr`, so an `#[arg]` inside one
 // would never be read: one error that says so, not "cannot find attribute `arg`".
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ListNotesArgs {

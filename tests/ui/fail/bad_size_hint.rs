@@ -1,5 +1,5 @@
 // A size hint is a budget in whole bytes, KB or MB, written without spaces.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct Summary {

@@ -1,5 +1,5 @@
 // `min`/`max` become `minimum`/`maximum` in the schema, which only numbers have.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct SearchArgs {

@@ -1,6 +1,6 @@
 // Compiled out, the arguments would still be passed by the registration: one error at the
 // `cfg`, not "this function takes 0 arguments but 1 argument was supplied".
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct CountNotesArgs {

@@ -1,5 +1,5 @@
 // A name taken from the fn is linted like a written one, and the error points at the fn.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct SessionSummary {

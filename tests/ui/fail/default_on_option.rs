@@ -1,5 +1,5 @@
 // A field with a default always has a value: `Option` would tell the model it may be absent.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ListSessionsArgs {

@@ -1,5 +1,5 @@
 // A `#[tool_args]` enum is a closed set of names; data belongs in a struct or another tool.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// How much of the session to return.
 #[tool_args]

@@ -1,6 +1,6 @@
 // A tool's schema is fixed when it is registered, so its arguments are not generic: one error
 // at the parameters, and no impls that would add "missing generics for struct".
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ListNotesArgs<T> {

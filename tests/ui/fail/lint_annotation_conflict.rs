@@ -1,5 +1,5 @@
 // Hints that contradict each other or the verb: the wrong one decides whether a client asks first.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct Done {

@@ -1,5 +1,5 @@
 // A `String` where the model must guess a spelling: once by the name, once by the doc.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ListSessionsArgs {

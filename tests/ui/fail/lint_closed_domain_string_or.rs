@@ -1,5 +1,5 @@
 // A `String` whose doc names its few values joined by "or".
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ExportArgs {

@@ -1,6 +1,6 @@
 // A description that repeats every parameter's doc and a worked example, sent with every request.
 #![deny(deprecated)] // advice is a warning; denying it makes it fail the build, as here
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct Count {

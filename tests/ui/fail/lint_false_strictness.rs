@@ -1,5 +1,5 @@
 // A harmless extra key from a model would fail the whole call.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 #[serde(deny_unknown_fields)]

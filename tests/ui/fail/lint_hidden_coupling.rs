@@ -1,5 +1,5 @@
 // `max_depth` means something only for one value of `traversal`; the schema cannot say so.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// How to walk the tree.
 #[tool_args]

@@ -1,5 +1,5 @@
 // Defaults that live in code or prose, invisible to a client reading the schema.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ListSessionsArgs {

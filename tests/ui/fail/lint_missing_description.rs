@@ -1,5 +1,5 @@
 // Neither the tool nor its parameter says what it is; only a name and a type reach the model.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct GetSessionSummaryArgs {

@@ -1,5 +1,5 @@
 // A field with only a `//` comment: the macro (and the model) never sees it.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ReadFileArgs {

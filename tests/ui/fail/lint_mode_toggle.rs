@@ -1,5 +1,5 @@
 // One name, two response shapes: the size_hint can only describe one of them.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct GetEventArgs {

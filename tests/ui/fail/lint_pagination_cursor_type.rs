@@ -1,5 +1,5 @@
 // A cursor is a cursor by its type too: the cross-item check and the lint agree on that.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct GetTurnArgs {

@@ -1,6 +1,6 @@
 // The cursor is in one item (the args struct) and the output in another (the fn): the check is
 // made in const evaluation, and its message must still name the lint and the fix.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct GetSessionSummaryArgs {

@@ -1,5 +1,5 @@
 // A `Page` output on a tool without arguments: there is not even a struct to put a cursor in.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct ProjectRow {

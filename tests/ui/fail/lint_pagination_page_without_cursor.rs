@@ -1,5 +1,5 @@
 // A `Page` output whose arguments have no cursor: `has_more: true` and no way to go on.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ListSessionsArgs {

@@ -1,6 +1,6 @@
 // Each design fault said in words unlike the seeds': a default, a coupling, a toggle, a closed
 // set and a result count, each under another phrasing or name.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ShareFileArgs {

@@ -1,5 +1,5 @@
 // One tool doing the work of four: nine parameters, each one more thing to fill in wrongly.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// The session provider.
 #[tool_args]

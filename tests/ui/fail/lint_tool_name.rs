@@ -1,5 +1,5 @@
 // A name some clients reject, and a valid one that names an object but no action.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct SessionSummary {

@@ -1,5 +1,5 @@
 // The author's own tool names: lowercase snake_case, verb first (after a namespace prefix).
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct Issue {

@@ -1,5 +1,5 @@
 // A page size with no maximum: sooner or later a model asks for 10000.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ListSessionsArgs {

@@ -1,5 +1,5 @@
 // `pattern` does not say regex, glob or text; `process_data` does not say what it does.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ProcessDataArgs {

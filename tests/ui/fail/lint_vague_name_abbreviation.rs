@@ -1,5 +1,5 @@
 // A one-syllable abbreviation as a field name.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ListMessagesArgs {

@@ -1,6 +1,6 @@
 // `family` and `size_hint` are required, and all missing ones are reported together (`name`
 // defaults to the fn's name).
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct Summary {

@@ -1,5 +1,5 @@
 // Without `ToolResult` the tool has no way to give the model an error it can act on.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct Summary {

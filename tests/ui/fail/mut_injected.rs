@@ -1,5 +1,5 @@
 // Many calls run at once, so server state is shared, never borrowed mutably.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct Summary {

@@ -1,5 +1,5 @@
 // Tools run on the server's runtime: a blocking fn would stall every other call.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct Summary {

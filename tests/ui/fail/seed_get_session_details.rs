@@ -1,6 +1,6 @@
 // The seed "before" design of `get_session_details`: a parameter that means something only for
 // one value of another.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// How much of the session to return.
 #[tool_args]

@@ -1,6 +1,6 @@
 // The seed `get_session_details` with its coupling shouted: emphasis does not make it visible to
 // the schema, so it is the same finding.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// How much of the session to return.
 #[tool_args]

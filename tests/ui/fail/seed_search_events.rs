@@ -1,5 +1,5 @@
 // The seed "before" design of `search_events`: four faults, all reported by one compile.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct SearchEventsArgs {

@@ -1,5 +1,5 @@
 // `tag` names the field that says which variant is sent: only enums have one, and it needs a name.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args(tag = "detail_level")]
 pub struct GetSessionArgs {

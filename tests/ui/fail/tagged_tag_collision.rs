@@ -1,5 +1,5 @@
 // The tag and a variant field would share one key of the JSON object.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// How much of the session to return.
 #[tool_args(tag = "detail_level")]

@@ -1,5 +1,5 @@
 // In a tagged enum each field is a parameter, and a parameter needs a name.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// How much of the session to return.
 #[tool_args(tag = "detail_level")]

@@ -1,6 +1,6 @@
 // Variant fields are parameters and variants are the values of the tag: the design lints run
 // on them as on struct fields and enum values.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// How much of the session to return.
 #[tool_args(tag = "detail_level")]

@@ -1,6 +1,6 @@
 // Within one variant, a field that means something only for a value of another is still
 // hidden coupling.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// What to order the turns by.
 #[tool_args]

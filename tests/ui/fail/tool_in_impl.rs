@@ -1,6 +1,6 @@
 // A tool is registered at link time as a free fn: inside an `impl` block there is no path the
 // registration could call, with or without `self`.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct Summary {

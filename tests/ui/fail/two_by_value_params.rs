@@ -1,5 +1,5 @@
 // The arguments are one struct, so that their schema is one object.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct Summary {

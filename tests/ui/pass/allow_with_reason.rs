@@ -1,5 +1,5 @@
 // An allow with a reason silences exactly the lint it names, on a field, a struct or a tool.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args(allow(too_many_params = "mirrors the upstream completion API one to one"))]
 pub struct CompleteArgs {

@@ -1,6 +1,6 @@
 // Without `name`, the fn's name is the tool's: here `get_newest_session_summary`, which the
 // `tool_name` lint checks like any other.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct SessionSummary {

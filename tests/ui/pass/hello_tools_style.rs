@@ -1,6 +1,6 @@
 // The shapes of `hello_tools`: injected state and context, a tool without arguments, an enum
 // argument with a default, and a tool that returns a plain value.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 use std::sync::Mutex;
 
 /// Where a task stands.

@@ -1,5 +1,5 @@
 // Hints that agree with each other and with the verb.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct Done {

@@ -1,5 +1,5 @@
 // Closed sets as enums; open strings (paths, queries, times, ids, prose with "or") stay strings.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// Who wrote the session.
 #[tool_args]

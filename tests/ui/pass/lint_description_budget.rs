@@ -1,5 +1,5 @@
 // A description that says what comes back, when to use it and what to call next.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct Count {

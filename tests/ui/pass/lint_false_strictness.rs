@@ -1,5 +1,5 @@
 // Declared fields are validated; an extra key from a model is ignored, not fatal.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct GetSessionSummaryArgs {

@@ -1,6 +1,6 @@
 // The coupled parameter lives in the tool it applies to, and plain "when"/"requires" prose that
 // names no other parameter is fine.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct GetNodeArgs {

@@ -1,5 +1,5 @@
 // Declared defaults are in the schema; prose that names no default value raises nothing.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ListSessionsArgs {

@@ -1,5 +1,5 @@
 // Every tool and parameter says what it is.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct GetSessionSummaryArgs {

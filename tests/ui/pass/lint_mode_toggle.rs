@@ -1,5 +1,5 @@
 // Bools that choose which records come back are filters, not toggles.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ListSessionsArgs {

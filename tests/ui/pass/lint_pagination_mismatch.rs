@@ -1,6 +1,6 @@
 // A cursor with a page, a single value without one, a cursor known by its `Cursor` type rather
 // than its name, and a paginated tool that silences the rule with a reason.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ListSessionsArgs {

@@ -1,7 +1,7 @@
 // Sound designs that name-only heuristics used to refuse: open strings whose names sound
 // closed, examples that are not a closed set, bools that change what the tool does, a value
 // next to the name it belongs to, and a namespaced tool name.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ConvertDocumentArgs {

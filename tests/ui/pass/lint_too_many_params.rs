@@ -1,5 +1,5 @@
 // Eight parameters is the limit, not over it.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// The session provider.
 #[tool_args]

@@ -1,6 +1,6 @@
 // Names that say what the tool does: verb first, a namespace then a verb, or a report; and a
 // fixed name kept with a reason. (Object first and kebab case: ui/fail/lint_tool_name_style.rs.)
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct SessionSummary {

@@ -1,5 +1,5 @@
 // Every page size has a maximum; other integers need none.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct ListSessionsArgs {

@@ -1,5 +1,5 @@
 // Names that say what the value is, and a tool name that says what it does.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct SearchEventPreviewsArgs {

@@ -1,7 +1,7 @@
 // Sound designs that the name rules must not reject: a namespace prefix (the tool's family,
 // or a server prefix before the verb), a report noun, and a domain's own vocabulary explained
 // by its doc.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_output]
 pub struct Done {

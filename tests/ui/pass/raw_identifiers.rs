@@ -1,6 +1,6 @@
 // Raw identifiers name parameters, variants and tools without their `r#`, as serde does:
 // the field `r#type` is the parameter `type`, the fn `r#match` the tool `match`.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// What a note is.
 #[tool_args]

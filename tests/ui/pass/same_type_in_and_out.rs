@@ -1,6 +1,6 @@
 // One type in the arguments and in the answers, marked `#[tool_args]` and `#[tool_output]`, in
 // either order: a closed set of values and a struct.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// Where a task stands.
 #[tool_args]
@@ -48,8 +48,8 @@ pub async fn set_task_status(args: SetStatusArgs) -> ToolResult<Task> {
 }
 
 fn main() {
-    let status: TaskStatus = mcp_tool_core::__private::serde_json::from_str("\"done\"").unwrap();
+    let status: TaskStatus = mcp_tool::__private::serde_json::from_str("\"done\"").unwrap();
     assert_eq!(status, TaskStatus::Done);
-    let out = mcp_tool_core::__private::serde_json::to_string(&status).unwrap();
+    let out = mcp_tool::__private::serde_json::to_string(&status).unwrap();
     assert_eq!(out, "\"done\"");
 }

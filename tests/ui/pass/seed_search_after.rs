@@ -1,6 +1,6 @@
 // The seed redesign of `search_events`: previews and details are two tools, closed sets are
 // enums, the page size is bounded and declared.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// The agent that wrote the session.
 #[tool_args]

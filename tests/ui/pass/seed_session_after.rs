@@ -1,6 +1,6 @@
 // The seed redesign of `get_session_details`: one tool per level, so `include_reasoning` belongs
 // only to the tools where it means something.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 #[tool_args]
 pub struct GetSessionSummaryArgs {

@@ -1,6 +1,6 @@
 // What applies to one choice lives in that choice's variant: the framework's answer to
 // `hidden_coupling`. Variant fields take docs, defaults and bounds like struct fields.
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// How much of the session to return.
 #[tool_args(tag = "detail_level")]

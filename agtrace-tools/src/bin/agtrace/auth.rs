@@ -3,7 +3,7 @@
 //! authorization server whose JWTs are checked against its keys.
 
 use super::Failure;
-use mcp_tool_core::auth::{HttpAuth, JwksSource, JwtAuth};
+use mcp_tool::auth::{HttpAuth, JwksSource, JwtAuth};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 

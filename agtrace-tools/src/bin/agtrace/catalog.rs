@@ -7,7 +7,7 @@
 
 use super::output::outln;
 use super::{Failure, Roots, open_store};
-use mcp_tool_core::rmcp::model::Tool;
+use mcp_tool::rmcp::model::Tool;
 use serde_json::{Value, json};
 
 #[derive(clap::Args)]
@@ -89,7 +89,7 @@ pub async fn run(roots: &Roots, args: ToolsArgs) -> Result<(), Failure> {
         }
         let budget = format!(
             "{}{}",
-            mcp_tool_core::format_size(def.size_hint),
+            mcp_tool::format_size(def.size_hint),
             if def.paginated { "/page" } else { "" }
         );
         let hints = [

@@ -8,7 +8,7 @@ use super::Failure;
 use super::output::outln;
 use agtrace_tools::config::Config;
 use agtrace_tools::store::TraceStore;
-use mcp_tool_core::testing::{Answer, TestClient};
+use mcp_tool::testing::{Answer, TestClient};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -118,7 +118,7 @@ async fn step(client: &TestClient, tool: &str, arguments: Value) -> Result<Answe
     outln!(
         "<- {status}: {} bytes, ~{} tokens{pages}",
         answer.bytes(),
-        mcp_tool_core::estimate_tokens(answer.bytes())
+        mcp_tool::estimate_tokens(answer.bytes())
     )?;
     let shown = if answer.is_ok() {
         answer.data()

@@ -25,7 +25,7 @@ use crate::error::Result;
 use crate::model::{Event, EventKind};
 
 /// What a tool call did to a path.
-#[mcp_tool_core::tool_args]
+#[mcp_tool::tool_args]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Action {
     /// Read it (Read, read_file, cat, sed -n, head).

@@ -1,6 +1,6 @@
 //! Cost estimates on the wire: tokens in the providers' terms with an estimated USD amount.
 
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 use super::TokenTotals;
 use crate::pricing::attribution::Tally;

@@ -2,7 +2,7 @@
 //! one way tools run blocking store calls.
 
 use chrono::{DateTime, Utc};
-use mcp_tool_core::{ToolContext, ToolError, ToolResult};
+use mcp_tool::{ToolContext, ToolError, ToolResult};
 use serde_json::json;
 
 use crate::error::Error;

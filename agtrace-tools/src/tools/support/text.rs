@@ -1,7 +1,7 @@
 //! Shortening text for previews and snippets, and measuring text as it will be sent: the
 //! budgets are on the JSON answer, where `"`, `\` and control characters take more bytes.
 
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 /// A text shortened to fit an answer. When `truncated`, the whole text is returned by
 /// `get_event_details` (or, for a whole session, `get_session_full`).

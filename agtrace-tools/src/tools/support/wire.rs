@@ -4,7 +4,7 @@
 //! lists every allowed value with a description the model can read. (`Provider` needs no wire
 //! twin: [`crate::model::Provider`] is itself a `#[tool_args]` enum.)
 
-use mcp_tool_core::prelude::*;
+use mcp_tool::prelude::*;
 
 use crate::model;
 use crate::model::TokenUsage;

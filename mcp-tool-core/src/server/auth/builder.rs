@@ -8,8 +8,8 @@ impl ToolServerBuilder {
     /// none, which is safe only on a loopback address. Serving stdio ignores it.
     ///
     /// ```
-    /// use mcp_tool_core::ToolServer;
-    /// use mcp_tool_core::auth::HttpAuth;
+    /// use mcp_tool::ToolServer;
+    /// use mcp_tool::auth::HttpAuth;
     ///
     /// let token = std::env::var("NOTES_TOKEN").unwrap_or_else(|_| "0123456789abcdef".into());
     /// let server = ToolServer::builder()

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 /// Where the keys that sign access tokens come from.
 ///
 /// ```
-/// use mcp_tool_core::auth::JwksSource;
+/// use mcp_tool::auth::JwksSource;
 /// use std::time::Duration;
 ///
 /// let remote = JwksSource::url("https://auth.example.com/.well-known/jwks.json")

@@ -11,7 +11,7 @@ use std::time::Duration;
 /// An OAuth 2.1 resource server's settings: which tokens this server accepts.
 ///
 /// ```
-/// use mcp_tool_core::auth::{HttpAuth, JwksSource, JwtAuth};
+/// use mcp_tool::auth::{HttpAuth, JwksSource, JwtAuth};
 ///
 /// let auth = HttpAuth::jwt(
 ///     JwtAuth::new(

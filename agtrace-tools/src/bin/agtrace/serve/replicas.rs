@@ -1,8 +1,8 @@
 //! `agtrace serve` flags for replicas behind a load balancer (docs/replicas.md).
 
 use crate::Failure;
-use mcp_tool_core::ToolServerBuilder;
-use mcp_tool_core::seal::SigningKeys;
+use mcp_tool::ToolServerBuilder;
+use mcp_tool::seal::SigningKeys;
 
 #[derive(clap::Args)]
 pub struct ReplicaArgs {

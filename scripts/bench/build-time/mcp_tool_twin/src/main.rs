@@ -1,7 +1,7 @@
 //! An issue tracker: list with paging and a status filter, get one, create with validation.
 
-use mcp_tool_core::prelude::*;
-use mcp_tool_core::ToolServer;
+use mcp_tool::prelude::*;
+use mcp_tool::ToolServer;
 use std::sync::Mutex;
 
 /// Where an issue stands.
