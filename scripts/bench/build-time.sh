@@ -20,11 +20,17 @@ for twin in mcp_tool_twin rmcp_twin; do
     # The same versions as the project's own build; cargo drops what the twin does not use.
     cp "$root/Cargo.lock" "$work/$twin/"
 done
-sed -i "s|path = \"../../../../mcp-tool-core\"|path = \"$root/mcp-tool-core\"|" \
+sed -i "s|path = \"../../../../mcp-tool\"|path = \"$root/mcp-tool\"|" \
     "$work/mcp_tool_twin/Cargo.toml"
 for twin in mcp_tool_twin rmcp_twin; do
     (cd "$work/$twin" && cargo fetch -q)
+    # A twin that does not compile fails here, before any timing.
+    (cd "$work/$twin" && CARGO_TARGET_DIR="$work/check" cargo check -q) || {
+        echo "build-time: $twin does not build" >&2
+        exit 1
+    }
 done
+rm -rf "$work/check"
 
 # seconds of one clean build of $1 with cargo flags $2..
 clean_build() {
@@ -33,7 +39,10 @@ clean_build() {
     rm -rf "$dir/target"
     local start end
     start=$(date +%s.%N)
-    (cd "$dir" && CARGO_INCREMENTAL=0 cargo build -q "$@")
+    (cd "$dir" && CARGO_INCREMENTAL=0 cargo build -q "$@") >&2 || {
+        echo "build-time: $1 does not build" >&2
+        exit 1
+    }
     end=$(date +%s.%N)
     echo "$end - $start" | bc
 }
@@ -45,7 +54,8 @@ for ((r = 1; r <= rounds; r++)); do
     for twin in $order; do
         times[$twin.debug]+="$(clean_build "$twin") "
         times[$twin.release]+="$(clean_build "$twin" --release) "
-        echo "round $r $twin: debug ${times[$twin.debug]##* } release ${times[$twin.release]##* }" >&2
+        echo "round $r $twin: debug $(echo "${times[$twin.debug]}" | awk '{print $NF}') s," \
+            "release $(echo "${times[$twin.release]}" | awk '{print $NF}') s" >&2
     done
 done
 
