@@ -5,6 +5,8 @@ use super::{Failure, Roots, open_store, refresh};
 
 #[derive(clap::Args)]
 pub struct CallArgs {
+    #[command(flatten)]
+    pub roots: super::Roots,
     /// The tool's name, e.g. list_sessions (see `agtrace tools`).
     tool: String,
     /// The arguments as a JSON object, e.g. '{"limit": 5}'.

@@ -12,6 +12,8 @@ use serde_json::{Value, json};
 
 #[derive(clap::Args)]
 pub struct ToolsArgs {
+    #[command(flatten)]
+    pub roots: super::Roots,
     /// Print JSON instead of the table: `all` (the default) is the `tools/list` answer as sent,
     /// `input` only each tool's name, description and input schema, `output` only each tool's
     /// name and output schema.

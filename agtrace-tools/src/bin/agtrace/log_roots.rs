@@ -14,6 +14,14 @@ pub struct LogRoots {
 }
 
 impl LogRoots {
+    /// Adds `later`'s roots, which replace these for the same agent.
+    pub fn extend(&mut self, later: &LogRoots) {
+        for (p, dir) in &later.given {
+            self.given.retain(|(q, _)| q != p);
+            self.given.push((*p, dir.clone()));
+        }
+    }
+
     /// Sets the roots that were given in `config`.
     pub fn apply(&self, config: &mut Config) {
         for (p, dir) in &self.given {
@@ -47,7 +55,6 @@ impl Args for LogRoots {
             cmd = cmd.arg(
                 Arg::new(spec.flag)
                     .long(spec.flag)
-                    .global(true)
                     .env(spec.env)
                     .value_name("DIR")
                     .value_parser(clap::value_parser!(PathBuf))

@@ -35,33 +35,42 @@ struct Cli {
 }
 
 /// Where the logs and the index are, and how much of the logs stays parsed; each flag falls back
-/// to its environment variable, then to its default.
+/// to its environment variable, then to its default. Given before the subcommand (for every
+/// one) or after it (only the subcommands that read the logs or the index list them).
 #[derive(Args, Clone, Default)]
 pub struct Roots {
     #[command(flatten)]
     logs: log_roots::LogRoots,
     /// Where the index lives [default: the platform data dir, e.g. ~/.local/share/agtrace]
-    #[arg(long, global = true, env = "AGTRACE_DATA_DIR")]
+    #[arg(long, env = "AGTRACE_DATA_DIR")]
     data_dir: Option<PathBuf>,
     /// Megabytes of session logs kept parsed between tool calls; 0 turns the cache off [default: 128]
-    #[arg(
-        long,
-        global = true,
-        env = "AGTRACE_SESSION_CACHE_MB",
-        value_name = "MB"
-    )]
+    #[arg(long, env = "AGTRACE_SESSION_CACHE_MB", value_name = "MB")]
     session_cache_mb: Option<u64>,
     /// Index and answer API keys, tokens and private keys found in the logs as they are
     /// instead of masked (also AGTRACE_SHOW_SECRETS=1); the index is rebuilt when this changes
-    #[arg(long, global = true)]
+    #[arg(long)]
     show_secrets: bool,
     /// Keep a compressed copy of every indexed log in the data dir, so sessions whose log the
     /// agent deletes still answer, marked archived (also AGTRACE_ARCHIVE=1; off by default)
-    #[arg(long, global = true)]
+    #[arg(long)]
     archive: bool,
 }
 
 impl Roots {
+    /// These roots with `after`'s (given after the subcommand) taking precedence.
+    pub fn then(&self, after: &Roots) -> Roots {
+        let mut logs = self.logs.clone();
+        logs.extend(&after.logs);
+        Roots {
+            logs,
+            data_dir: after.data_dir.clone().or_else(|| self.data_dir.clone()),
+            session_cache_mb: after.session_cache_mb.or(self.session_cache_mb),
+            show_secrets: self.show_secrets || after.show_secrets,
+            archive: self.archive || after.archive,
+        }
+    }
+
     pub fn config(&self) -> Config {
         let mut config = Config::from_env();
         self.logs.apply(&mut config);
@@ -86,7 +95,7 @@ enum Command {
     /// Run one tool without MCP and print its envelope JSON (exit code 0 even for tool errors).
     Call(call::CallArgs),
     /// Bring the index up to date, with a progress bar on stderr.
-    Index,
+    Index(IndexArgs),
     /// Print the tool catalog with each tool's tokens: input side (name, description, input
     /// schema) and output schema counted apart.
     Tools(catalog::ToolsArgs),
@@ -94,6 +103,13 @@ enum Command {
     Demo,
     /// Write a deterministic synthetic log tree (all three providers) for tests and benchmarks.
     GenCorpus(gen_corpus::GenCorpusArgs),
+}
+
+/// `agtrace index`'s flags: the roots only.
+#[derive(Args)]
+struct IndexArgs {
+    #[command(flatten)]
+    roots: Roots,
 }
 
 /// A command's failure: printed on stderr, exit code 1 (2 for bad usage; 141, silent, for
@@ -182,10 +198,10 @@ fn main() -> ExitCode {
     };
     let outcome = runtime.block_on(async {
         match cli.command {
-            Command::Serve(args) => serve::run(&cli.roots, *args).await,
-            Command::Call(args) => call::run(&cli.roots, args).await,
-            Command::Index => index::run(&cli.roots).await,
-            Command::Tools(args) => catalog::run(&cli.roots, args).await,
+            Command::Serve(args) => serve::run(&cli.roots.then(&args.roots), *args).await,
+            Command::Call(args) => call::run(&cli.roots.then(&args.roots), args).await,
+            Command::Index(args) => index::run(&cli.roots.then(&args.roots)).await,
+            Command::Tools(args) => catalog::run(&cli.roots.then(&args.roots), args).await,
             Command::Demo => demo::run().await,
             Command::GenCorpus(args) => gen_corpus::run(args),
         }

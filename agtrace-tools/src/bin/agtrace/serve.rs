@@ -28,6 +28,8 @@ enum Watch {
 
 #[derive(clap::Args)]
 pub struct ServeArgs {
+    #[command(flatten)]
+    pub roots: super::Roots,
     /// Serve streamable HTTP at http://ADDR/mcp instead of stdio, e.g. 127.0.0.1:8765.
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
