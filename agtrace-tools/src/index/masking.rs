@@ -83,12 +83,10 @@ impl Choice {
 /// text: it reads as `raw`. A value a later version wrote and this one does not know reads as
 /// itself, so that it differs from either choice and the index is rebuilt.
 pub(super) fn stored(conn: &Connection) -> Result<Option<String>> {
+    // Prepared once per connection: every search asks (store's `match_choice`).
     let value: Option<String> = conn
-        .query_row(
-            "SELECT value FROM meta WHERE key = ?1",
-            [SECRETS_KEY],
-            |r| r.get(0),
-        )
+        .prepare_cached("SELECT value FROM meta WHERE key = ?1")?
+        .query_row([SECRETS_KEY], |r| r.get(0))
         .optional()?;
     if value.is_some() {
         return Ok(value);

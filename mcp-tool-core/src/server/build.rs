@@ -409,14 +409,14 @@ impl ToolServerBuilder {
             }
         }
         #[cfg(feature = "http")]
-        let admission = super::host_origin::Admission::new(
-            &self.http.allowed_hosts,
-            &self.http.allowed_origins,
-        )
-        .unwrap_or_else(|unreadable| {
+        let admission = {
+            let (admission, unreadable) = super::host_origin::Admission::read(
+                &self.http.allowed_hosts,
+                &self.http.allowed_origins,
+            );
             problems.extend(unreadable);
-            super::host_origin::Admission::new(&[], &[]).expect("no entries")
-        });
+            admission
+        };
         if !problems.is_empty() {
             return Err(BuildError { problems });
         }

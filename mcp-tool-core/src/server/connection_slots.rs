@@ -39,6 +39,20 @@ struct Connection {
     evict: Option<oneshot::Sender<()>>,
 }
 
+impl State {
+    /// The connection to close for a newcomer: the one idle longest, unless one is being
+    /// closed already (closing them one at a time keeps descriptors under the cap).
+    fn next_to_close(&mut self) -> Option<&mut Connection> {
+        if self.connections.values().any(|c| c.evict.is_none()) {
+            return None;
+        }
+        self.connections
+            .values_mut()
+            .filter(|c| c.may_give_way())
+            .min_by_key(|c| c.idle_since)
+    }
+}
+
 impl Connection {
     /// Idle, and not already being closed: one that may give way.
     fn may_give_way(&self) -> bool {
@@ -68,10 +82,8 @@ impl Slots {
     }
 
     fn has_room(&self) -> bool {
-        let state = self.state.lock().expect("never poisoned");
-        let closing = state.connections.values().any(|c| c.evict.is_none());
-        state.connections.len() < self.cap
-            || (!closing && state.connections.values().any(Connection::may_give_way))
+        let mut state = self.state.lock().expect("never poisoned");
+        state.connections.len() < self.cap || state.next_to_close().is_some()
     }
 
     /// A slot for a connection just accepted, if one is free. When all are taken, the
@@ -81,17 +93,9 @@ impl Slots {
     pub(crate) fn take(self: &Arc<Self>) -> Option<(Slot, oneshot::Receiver<()>)> {
         let mut state = self.state.lock().expect("never poisoned");
         if state.connections.len() >= self.cap {
-            let closing = state.connections.values().any(|c| c.evict.is_none());
-            let idlest = state
-                .connections
-                .values_mut()
-                .filter(|c| c.may_give_way())
-                .min_by_key(|c| c.idle_since);
-            if let (false, Some(idlest)) = (closing, idlest) {
+            if let Some(evict) = state.next_to_close().and_then(|c| c.evict.take()) {
                 tracing::debug!("all connection slots taken: closing the one idle longest");
-                if let Some(evict) = idlest.evict.take() {
-                    let _ = evict.send(());
-                }
+                let _ = evict.send(());
             }
             return None;
         }

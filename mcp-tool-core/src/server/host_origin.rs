@@ -205,8 +205,9 @@ fn loopback_hosts() -> Vec<Authority> {
 }
 
 impl Admission {
-    /// The admission for these settings, or one sentence per entry that cannot be read.
-    pub(crate) fn new(hosts: &[String], origins: &[String]) -> Result<Self, Vec<String>> {
+    /// The admission for these settings, and one sentence per entry that cannot be read
+    /// (left out of it).
+    pub(crate) fn read(hosts: &[String], origins: &[String]) -> (Self, Vec<String>) {
         let mut problems = Vec::new();
         let mut admission = Self {
             hosts: loopback_hosts(),
@@ -230,11 +231,7 @@ impl Admission {
                 )),
             }
         }
-        if problems.is_empty() {
-            Ok(admission)
-        } else {
-            Err(problems)
-        }
+        (admission, problems)
     }
 
     /// Checks a request's target, `Host` and `Origin`; see the module docs.
@@ -396,11 +393,11 @@ mod tests {
 
     #[test]
     fn unreadable_settings_are_named_in_full() {
-        let problems = Admission::new(
+        let (admission, problems) = Admission::read(
             &["ok.example".into(), "bad host".into()],
             &["http://ok.example:*".into(), "ftp//x".into()],
-        )
-        .unwrap_err();
+        );
+        assert_eq!(admission.origins.len(), 1);
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems[0].contains("\"bad host\""), "{}", problems[0]);
         assert!(problems[1].contains("\"ftp//x\""), "{}", problems[1]);
