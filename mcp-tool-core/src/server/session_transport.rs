@@ -271,11 +271,20 @@ mod tests {
 
     impl Session {
         async fn start(tools: Vec<&'static ToolDef>, capabilities: Value) -> Self {
+            Self::start_with_pipe(tools, capabilities, 1 << 16).await
+        }
+
+        /// [`start`](Self::start) over a pipe that holds `pipe_bytes` unread.
+        async fn start_with_pipe(
+            tools: Vec<&'static ToolDef>,
+            capabilities: Value,
+            pipe_bytes: usize,
+        ) -> Self {
             let server = ToolServer::builder()
                 .with_definitions(tools)
                 .build()
                 .unwrap();
-            let (client_io, server_io) = tokio::io::duplex(1 << 16);
+            let (client_io, server_io) = tokio::io::duplex(pipe_bytes);
             let handler = Handler::new(server);
             let ended = tokio::spawn(async move {
                 let running = handler
@@ -410,7 +419,9 @@ mod tests {
     /// loop of a call still in flight stops as soon as an answer fails to go out.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_client_that_went_away_ends_the_session_and_its_calls_at_once() {
-        let mut session = Session::start(vec![&SPIN_TOOL], json!({})).await;
+        // A pipe too small for the answer to 2: it cannot be written before the client has
+        // gone, whatever the timing (a roomier one could take it, and then no write fails).
+        let mut session = Session::start_with_pipe(vec![&SPIN_TOOL], json!({}), 32).await;
         session.call(1, "compute_until_cancelled").await;
         until("the loop's start", || SPIN.lock().unwrap().0.is_some()).await;
         session.call(2, "no_such_tool").await;
