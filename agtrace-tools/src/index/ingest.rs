@@ -31,7 +31,6 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::mpsc;
 use std::time::Instant;
 
@@ -42,6 +41,7 @@ use sha2::{Digest, Sha256};
 use super::archive::{self, ArchiveStats};
 use super::discover::{self, Discovery, Found, SkipReason, SkipSummary, SkippedFile};
 use super::fts_tokens::Unicode61;
+use super::in_order;
 use super::masking::{self, Choice};
 use super::schema::{MAX_EVENTS_PER_SESSION, eid, eid_range};
 use super::search_syntax::cjk_words;
@@ -1204,8 +1204,9 @@ fn run_once(
         .map(|n| n.get())
         .unwrap_or(2)
         .clamp(1, 8);
-    let queue = Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>().into_iter());
-    let (tx_parsed, rx_parsed) = mpsc::sync_channel::<Parsed>(workers * 2);
+    // Written in plan order whatever order the threads finish in: see `in_order`.
+    let queue = in_order::Queue::new(jobs, workers * 8);
+    let (tx_parsed, rx_parsed) = mpsc::sync_channel::<(usize, Parsed)>(workers * 2);
     let mut result: Result<()> = Ok(());
     // Set when another process changed the choice of secrets under this run.
     let mut changed_under = false;
@@ -1214,9 +1215,7 @@ fn run_once(
             let tx_parsed = tx_parsed.clone();
             let queue = &queue;
             scope.spawn(move || {
-                loop {
-                    let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
-                    let Some((_, job)) = next else { break };
+                while let Some((place, job)) = queue.take() {
                     let t = Instant::now();
                     // A file that cannot be indexed now is noted and tried again next run.
                     let result = parse_job(&job);
@@ -1225,7 +1224,7 @@ fn run_once(
                         result,
                         parse_ns: t.elapsed().as_nanos() as u64,
                     };
-                    if tx_parsed.send(parsed).is_err() {
+                    if tx_parsed.send((place, parsed)).is_err() {
                         break;
                     }
                 }
@@ -1260,71 +1259,76 @@ fn run_once(
             let mut parse_ns = 0u64;
             let mut timing = (0u64, 0u64);
             let mut t_wait = Instant::now();
-            for parsed in rx_parsed.iter() {
+            let mut ready = in_order::Reorder::new();
+            for (place, arrived) in rx_parsed.iter() {
                 stats.wait_ms += t_wait.elapsed().as_nanos() as u64;
-                parse_ns += parsed.parse_ns;
-                let job = parsed.job;
-                let size = match &job.plan {
-                    Plan::Full => job.found.size,
-                    Plan::Append { offset, .. } => job.found.size.saturating_sub(*offset),
-                };
-                match parsed.result {
-                    Err(reason) => {
-                        // Read whole and found not to be a log (a file cut inside its first
-                        // record, then appended to): what was indexed of it is gone, and a
-                        // fresh build would hold no session for it either.
-                        if matches!(
-                            reason,
-                            SkipReason::NotALog | SkipReason::NotValidJson | SkipReason::Replay
-                        ) && job.base.is_some()
-                            && remove_file(&tx, &job.found.key)?
-                        {
-                            stats.files_removed += 1;
-                        } else if job.rewrite {
-                            // Its rows hold the other choice; the next run indexes it again.
-                            remove_file(&tx, &job.found.key)?;
+                ready.put(place, arrived);
+                while let Some(parsed) = ready.pop_ready() {
+                    parse_ns += parsed.parse_ns;
+                    let job = parsed.job;
+                    let size = match &job.plan {
+                        Plan::Full => job.found.size,
+                        Plan::Append { offset, .. } => job.found.size.saturating_sub(*offset),
+                    };
+                    match parsed.result {
+                        Err(reason) => {
+                            // Read whole and found not to be a log (a file cut inside its first
+                            // record, then appended to): what was indexed of it is gone, and a
+                            // fresh build would hold no session for it either.
+                            if matches!(
+                                reason,
+                                SkipReason::NotALog | SkipReason::NotValidJson | SkipReason::Replay
+                            ) && job.base.is_some()
+                                && remove_file(&tx, &job.found.key)?
+                            {
+                                stats.files_removed += 1;
+                            } else if job.rewrite {
+                                // Its rows hold the other choice; the next run indexes it again.
+                                remove_file(&tx, &job.found.key)?;
+                            }
+                            note_skip(&mut stats, &job.found.path, reason)
                         }
-                        note_skip(&mut stats, &job.found.path, reason)
-                    }
-                    Ok(pf) => {
-                        let appended = pf.appended;
-                        let malformed_before = match &job.plan {
-                            Plan::Append { state, .. } => state.malformed,
-                            Plan::Full => 0,
-                        };
-                        stats.malformed_lines +=
-                            u64::from(pf.state.malformed.saturating_sub(malformed_before));
-                        batch += pf.events.iter().map(|e| e.text.len() + 64).sum::<usize>();
-                        if let Some(n) = apply(&tx, &job, pf, &mut stats, &mut timing)? {
-                            stats.events_added += n;
-                            stats.bytes_read += size;
-                            if appended {
-                                stats.files_appended += 1
-                            } else {
-                                stats.files_parsed += 1
+                        Ok(pf) => {
+                            let appended = pf.appended;
+                            let malformed_before = match &job.plan {
+                                Plan::Append { state, .. } => state.malformed,
+                                Plan::Full => 0,
+                            };
+                            stats.malformed_lines +=
+                                u64::from(pf.state.malformed.saturating_sub(malformed_before));
+                            batch += pf.events.iter().map(|e| e.text.len() + 64).sum::<usize>();
+                            if let Some(n) = apply(&tx, &job, pf, &mut stats, &mut timing)? {
+                                stats.events_added += n;
+                                stats.bytes_read += size;
+                                if appended {
+                                    stats.files_appended += 1
+                                } else {
+                                    stats.files_parsed += 1
+                                }
                             }
                         }
                     }
-                }
-                prog.bytes_done += size;
-                prog.files_done += 1;
-                if let Some(cb) = progress.as_mut() {
-                    cb(prog);
-                }
-                // A rebuild is one transaction: no reader ever sees an index half of one choice
-                // and half of the other, and a crash leaves the old index whole.
-                if batch >= BATCH_BYTES && !rebuild {
-                    let t = Instant::now();
-                    tx.commit()?;
-                    commit_ns += t.elapsed().as_nanos() as u64;
-                    tx =
-                        conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-                    if masking::stored(&tx)? != ours {
-                        changed_under = true;
-                        return Ok(());
+                    prog.bytes_done += size;
+                    prog.files_done += 1;
+                    if let Some(cb) = progress.as_mut() {
+                        cb(prog);
                     }
-                    super::schema::tune_fts(&tx, bulk)?;
-                    batch = 0;
+                    // A rebuild is one transaction: no reader ever sees an index half of one choice
+                    // and half of the other, and a crash leaves the old index whole.
+                    if batch >= BATCH_BYTES && !rebuild {
+                        let t = Instant::now();
+                        tx.commit()?;
+                        commit_ns += t.elapsed().as_nanos() as u64;
+                        tx = conn
+                            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+                        if masking::stored(&tx)? != ours {
+                            changed_under = true;
+                            return Ok(());
+                        }
+                        super::schema::tune_fts(&tx, bulk)?;
+                        batch = 0;
+                    }
+                    queue.written_one();
                 }
                 t_wait = Instant::now();
             }
@@ -1358,7 +1362,8 @@ fn run_once(
             stats.commit_ms = commit_ns / 1_000_000;
             Ok(())
         })();
-        // Unblocks parser threads still sending if writing failed.
+        // Unblocks parser threads still sending, or waiting for the writer, if writing failed.
+        queue.close();
         drop(rx_parsed);
     });
     result?;

@@ -5,6 +5,7 @@ pub(crate) mod archive;
 mod decode;
 pub(crate) mod discover;
 pub mod fts_tokens;
+mod in_order;
 pub(crate) mod ingest;
 pub(crate) mod masking;
 pub(crate) mod query;

@@ -86,8 +86,9 @@ impl From<&SearchHit> for EventPreview {
     }
 }
 
-/// Search event text across sessions: ~300-character previews, newest first, with session, turn
-/// and event index. Then `get_event_details` for a hit whole, `get_turn_steps` for context.
+/// Search event text across sessions: ~300-character previews with session, turn and event
+/// index, newest first: the session whose log was written last first, its latest event first.
+/// Then `get_event_details` for a hit whole, `get_turn_steps` for context.
 #[mcp_tool(family = "trace", size_hint = "10KB", read_only)]
 pub async fn search_event_previews(store: &TraceStore, ctx: &ToolContext, args: SearchEventPreviewsArgs) -> ToolResult<Page<EventPreview>> {
     let size_hint = ctx.size_hint();
