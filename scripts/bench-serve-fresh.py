@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`agtrace serve` startup and freshness latencies over stdio (docs/benchmarks.md, issue 16).
+"""`agtrace serve` startup and freshness latencies over stdio (agtrace-tools/docs/benchmarks.md).
 
 Usage: bench-serve-fresh.py AGTRACE_BINARY [--sessions 2000] [--appends 50] [--runs 10]
                             [--startup-only]   (for a binary without `serve --watch`)

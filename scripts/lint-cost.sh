@@ -34,8 +34,9 @@ cp "$ROOT/Cargo.lock" "$WORK/"
 sed -e '/^members = \[/,/^\]/c\members = ["mcp-tool", "mcp-tool-core", "mcp-tool-macros", "mcp-tool-lint", "lintcost"]' \
     "$ROOT/Cargo.toml" > "$WORK/Cargo.toml"
 
-# The change mcp-tool-core needs for a lint-free build (see docs/benchmarks.md). A member cannot
-# turn off default features of a workspace dependency that has them on, hence the plain path.
+# The change mcp-tool-core needs for a lint-free build, for a CORE_REV older than its `lints`
+# feature (docs/benchmarks.md, "Compile-time cost of the design lints"). A member cannot turn
+# off default features of a workspace dependency that has them on, hence the plain path.
 core="$WORK/mcp-tool-core/Cargo.toml"
 grep -q '^mcp-tool-macros.workspace = true$' "$core" || { echo "mcp-tool-core/Cargo.toml changed: update this script" >&2; exit 1; }
 if ! grep -q '^lints = ' "$core"; then

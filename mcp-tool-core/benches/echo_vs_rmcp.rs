@@ -1,7 +1,8 @@
 //! Per-call cost of mcp-tool next to plain rmcp: the same trivial tool (echo of a 3-field
 //! struct), served over an in-memory duplex and called by the same rmcp client, one run.
 //!
-//! `cargo bench -p mcp-tool-core --bench echo_vs_rmcp`; results in docs/benchmarks.md.
+//! `cargo bench -p mcp-tool-core --bench echo_vs_rmcp`; results in docs/benchmarks.md,
+//! "Per-call overhead next to plain rmcp".
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use mcp_tool::ToolServer;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # This agtrace next to upstream agtrace (lanegrid/agtrace, v0.7.1 by default) over MCP stdio,
-# on one generated corpus, each server with its own data dir (docs/benchmarks.md, issue 16).
+# on one generated corpus, each server with its own data dir (agtrace-tools/docs/benchmarks.md,
+# "Next to upstream agtrace 0.7.1").
 #
 # 1. builds this agtrace (release) and the driver (agtrace-tools/examples/upstream_compare.rs),
 #    and upstream's `agtrace` (release, stable toolchain) from its source tree;

@@ -10,7 +10,7 @@
 # - a bounded load test (mcp_load: calls/s, p50, p90, p99, errors) with one replica killed with
 #   SIGKILL in the middle: no call may fail that started after the replica was gone.
 # The full mode also measures the same load through the balancer with one replica, then three,
-# without a kill, for docs/benchmarks.md.
+# without a kill, for docs/benchmarks.md ("Replicas behind a load balancer").
 #
 # Usage: scripts/replicas/replicas.sh --quick     CI: debug build, short runs (~20 s once built)
 #        scripts/replicas/replicas.sh             full: release build, SECONDS-long runs

@@ -275,7 +275,8 @@ pub fn open(path: &std::path::Path) -> Result<Connection> {
     // texts are long, so larger pages mean fewer overflow pages and WAL frames: on the 1.2 GB
     // bench corpus a full build took 19.8 s with 16 KB pages against 21.6 s with 4 KB (commits
     // 4.9 s against 6.9 s), while the cheapest searches went from 0.15 to 0.5 ms (32 KB pages:
-    // 17.4 s, but a phrase search 2.9 to 6.5 ms). See docs/benchmarks.md.
+    // 17.4 s, but a phrase search 2.9 to 6.5 ms). See agtrace-tools/docs/benchmarks.md,
+    // "Index build".
     conn.pragma_update(None, "page_size", PAGE_BYTES)?;
     conn.busy_timeout(std::time::Duration::from_secs(60))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;

@@ -5,8 +5,8 @@
 //! When both ends are pipes (a client that spawned the server with pipes, as Python's does) or
 //! Unix stream sockets (as Node's `child_process` makes them), they are put in non-blocking
 //! mode and polled by the runtime's reactor instead: a warm call of agtrace was answered
-//! 0.05-0.15 ms sooner (docs/benchmarks.md). Anything else (a terminal, a file) keeps rmcp's
-//! stdio.
+//! 0.05-0.15 ms sooner (docs/benchmarks.md, "stdio on pipes"). Anything else (a terminal, a
+//! file) keeps rmcp's stdio.
 //!
 //! Non-blocking mode belongs to the open pipe or socket, which another process may share (a
 //! shell that writes to the same pipe after the server exits): [`Restore`] turns it off again

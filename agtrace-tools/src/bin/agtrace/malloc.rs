@@ -4,10 +4,10 @@
 //! is a few megabytes of strings). With glibc's defaults that call ran on a blocking-pool thread
 //! with an arena of its own, and strings over 128 KB were mapped fresh and unmapped on drop:
 //! every page of them was a page fault, most of the call (the parse took 4 ms instead of
-//! 1.4 ms; `docs/benchmarks.md`, "First call on a session"). One arena, large blocks taken
-//! from it and free memory kept instead of trimmed let the call reuse the pages the start-up
-//! work (catalog, first refresh) already touched. The full index build measured the same
-//! with and without (21.8-23.4 s on the 1.2 GB bench corpus).
+//! 1.4 ms; `agtrace-tools/docs/benchmarks.md`, "First call on a session"). One arena, large
+//! blocks taken from it and free memory kept instead of trimmed let the call reuse the pages
+//! the start-up work (catalog, first refresh) already touched. The full index build measured
+//! the same with and without (21.8-23.4 s on the 1.2 GB bench corpus).
 
 /// Blocks up to this size come from the arena instead of a mapping of their own.
 const MMAP_THRESHOLD: i32 = 32 << 20;

@@ -5,9 +5,10 @@
 //! still being derived on another thread; later it walks every log root and sets up the file
 //! watcher. On a machine with few cores that work took the cores the answers needed:
 //! `initialize` came 0.5-0.8 ms later with the refresher at the default priority
-//! (docs/benchmarks.md). Threads a thread creates inherit its nice value, so the watcher's
-//! thread and the indexer's parser threads yield too; with nothing else to run they run as
-//! fast as before, and a call that waits for them waits as before.
+//! (`agtrace-tools/docs/benchmarks.md`, "`agtrace serve`: startup and first answers"). Threads a
+//! thread creates inherit its nice value, so the watcher's thread and the indexer's parser
+//! threads yield too; with nothing else to run they run as fast as before, and a call that
+//! waits for them waits as before.
 
 /// The nice value of the refresher thread (0 is the default; 19 the lowest priority).
 const NICE: i32 = 10;
