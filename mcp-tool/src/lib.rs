@@ -38,7 +38,8 @@
 //!
 //! This crate is the one to depend on: it re-exports the runtime (`mcp-tool-core`) and the
 //! attributes (`mcp-tool-macros`), whose generated code names only `::mcp_tool::__private`.
-//! Its features (`http`, `auth`, `answer-check`, `testing`, `otel`, `full`) are the runtime's.
+//! Its features (`http`, `auth`, `answer-check`, `testing`, `release-lints`, `otel`, `full`) are
+//! the runtime's.
 
 #[doc(inline)]
 pub use mcp_tool_core::*;

@@ -462,8 +462,8 @@ impl ToolServerBuilder {
         };
         server.finish_tools_in_background();
         // The schema lints cost more than the rest of the build (they re-derive every schema
-        // and scan every description): a release server runs them after its first answers
-        // (`ToolServer::serve`), a debug build here, where its author looks.
+        // and scan every description): a release server with `release-lints` runs them after
+        // its first answers (`ToolServer::serve`), a debug build here, where its author looks.
         if cfg!(debug_assertions) {
             server.lint_warnings();
         }
@@ -586,9 +586,16 @@ pub(super) fn finish(def: &'static ToolDef, input: Arc<Map<String, Value>>) -> T
     tool.with_meta(meta)
 }
 
+/// Whether this build runs the design rules on the served schemas: debug builds, where the
+/// author looks, and release builds with the `release-lints` feature. A release server without
+/// it does not carry the rules' code (about 180 KB of a stripped stdio server): its author saw
+/// their findings in debug builds, and the attributes check the rest at compile time.
+pub(super) const SCHEMA_LINTS: bool = cfg!(any(debug_assertions, feature = "release-lints"));
+
 /// The design rules on what the client will see (the schemas), for what syntax could not
 /// check: nested types, enum values, output shapes. Findings are warnings, minus the lints the
 /// author silenced with a reason.
+#[cfg(any(debug_assertions, feature = "release-lints"))]
 pub(super) fn lint_schema(prepared: &Prepared) -> Vec<LintWarning> {
     let def = prepared.def;
     let annotations = mcp_tool_lint::Annotations {
@@ -628,6 +635,12 @@ pub(super) fn lint_schema(prepared: &Prepared) -> Vec<LintWarning> {
             warning
         })
         .collect()
+}
+
+/// Without [`SCHEMA_LINTS`]: no findings, and none of the rules' code in the binary.
+#[cfg(not(any(debug_assertions, feature = "release-lints")))]
+pub(super) fn lint_schema(_: &Prepared) -> Vec<LintWarning> {
+    Vec::new()
 }
 
 /// A design-rule finding on a served tool's schemas.

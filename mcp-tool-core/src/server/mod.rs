@@ -161,12 +161,14 @@ impl ToolServer {
         self.inner.states.get::<T>()
     }
 
-    /// Design-rule findings on the served schemas, each also logged as a warning once.
+    /// Design-rule findings on the served schemas, each also logged as a warning once (to
+    /// stderr when no `tracing` subscriber is installed).
     ///
-    /// Found on the first call: at [`build`](ToolServerBuilder::build) in debug builds; in
-    /// release builds by the first call of this method, which serving makes shortly after
-    /// the session's first answers (the lints re-derive every schema, which would otherwise
-    /// delay `initialize` and `tools/list`).
+    /// Found on the first call: at [`build`](ToolServerBuilder::build) in debug builds. Release
+    /// builds run the rules only with the `release-lints` feature, by the first call of this
+    /// method, which serving makes shortly after the session's first answers (the lints
+    /// re-derive every schema, which would otherwise delay `initialize` and `tools/list`);
+    /// without it this is empty and the binary does not carry the rules.
     pub fn lint_warnings(&self) -> &[LintWarning] {
         self.inner.lint_warnings.get_or_init(|| {
             self.inner
@@ -198,7 +200,7 @@ impl ToolServer {
     /// blocking thread, so that a release server logs its findings without making the
     /// handshake wait for them.
     pub(crate) fn lint_later(&self, delay: Duration) {
-        if self.inner.lint_warnings.get().is_some() {
+        if !build::SCHEMA_LINTS || self.inner.lint_warnings.get().is_some() {
             return;
         }
         let server = self.clone();
