@@ -45,6 +45,25 @@ fn output_side(tool: &Tool) -> Value {
     json!(tool.output_schema)
 }
 
+/// What the columns count, and its name: o200k_base tokens in a build with the `dev` feature,
+/// whose tokenizer tables an installed agtrace does without (3.6 MB); bytes otherwise.
+#[cfg(feature = "dev")]
+fn measure() -> Result<(impl Fn(&str) -> usize, &'static str), Failure> {
+    let bpe = tiktoken_rs::o200k_base().map_err(|e| format!("tokenizer: {e}"))?;
+    Ok((
+        move |text: &str| bpe.encode_with_special_tokens(text).len(),
+        "o200k_base tokens",
+    ))
+}
+
+#[cfg(not(feature = "dev"))]
+fn measure() -> Result<(impl Fn(&str) -> usize, &'static str), Failure> {
+    Ok((
+        |text: &str| text.len(),
+        "bytes (o200k_base tokens in a build with `--features dev`)",
+    ))
+}
+
 pub async fn run(roots: &Roots, args: ToolsArgs) -> Result<(), Failure> {
     let server = agtrace_tools::server::build(open_store(roots.config())?)?;
     let tools: Vec<&Tool> = server.tools().collect();
@@ -62,12 +81,8 @@ pub async fn run(roots: &Roots, args: ToolsArgs) -> Result<(), Failure> {
         outln!("{}", serde_json::to_string_pretty(&listed)?)?;
         return Ok(());
     }
-    let bpe = tiktoken_rs::o200k_base().map_err(|e| format!("tokenizer: {e}"))?;
-    let count = |v: &Value| -> Result<usize, Failure> {
-        Ok(bpe
-            .encode_with_special_tokens(&serde_json::to_string(v)?)
-            .len())
-    };
+    let (measure, unit) = measure()?;
+    let count = |v: &Value| -> Result<usize, Failure> { Ok(measure(&serde_json::to_string(v)?)) };
     outln!(
         "{:<24} {:>6} {:>7} {:>7} {:>7} {:>10}  annotations",
         "tool",
@@ -83,7 +98,7 @@ pub async fn run(roots: &Roots, args: ToolsArgs) -> Result<(), Failure> {
         let row = [
             count(&input_side(tool))?,
             count(&output_side(tool))?,
-            bpe.encode_with_special_tokens(&listed).len(),
+            measure(&listed),
             listed.len(),
         ];
         for (t, r) in totals.iter_mut().zip(row) {
@@ -125,7 +140,7 @@ pub async fn run(roots: &Roots, args: ToolsArgs) -> Result<(), Failure> {
         totals[3]
     )?;
     outln!(
-        "(o200k_base tokens of compact JSON. input: name, description and inputSchema, what a \
+        "({unit} of compact JSON. input: name, description and inputSchema, what a \
          model reads on every request; output: the outputSchema; listed: the whole entry as \
          sent, also title, annotations and _meta; bytes: of the whole entry. \
          `--json=input` / `--json=output` print the two sides.)"

@@ -6,6 +6,7 @@
 mod auth;
 mod call;
 mod catalog;
+#[cfg(feature = "dev")]
 mod demo;
 mod gen_corpus;
 mod index;
@@ -99,7 +100,8 @@ enum Command {
     /// Print the tool catalog with each tool's tokens: input side (name, description, input
     /// schema) and output schema counted apart.
     Tools(catalog::ToolsArgs),
-    /// A scripted MCP session over the bundled sample logs, printed step by step.
+    /// A scripted MCP session over the bundled sample logs, printed step by step (in a
+    /// checkout, built with `--features dev`)
     Demo,
     /// Write a deterministic synthetic log tree (all three providers) for tests and benchmarks.
     GenCorpus(gen_corpus::GenCorpusArgs),
@@ -202,7 +204,13 @@ fn main() -> ExitCode {
             Command::Call(args) => call::run(&cli.roots.then(&args.roots), args).await,
             Command::Index(args) => index::run(&cli.roots.then(&args.roots)).await,
             Command::Tools(args) => catalog::run(&cli.roots.then(&args.roots), args).await,
+            #[cfg(feature = "dev")]
             Command::Demo => demo::run().await,
+            #[cfg(not(feature = "dev"))]
+            Command::Demo => Err(Failure::usage(
+                "`agtrace demo` is for a checkout of the repository, built with the `dev` \
+                 feature: cargo run -p agtrace-tools --features dev -- demo",
+            )),
             Command::GenCorpus(args) => gen_corpus::run(args),
         }
     });
