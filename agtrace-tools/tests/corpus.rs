@@ -22,23 +22,13 @@ fn small_spec(sessions: usize, seed: u64) -> CorpusSpec {
 }
 
 fn hash_tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p)
-            } else {
-                out.push((
-                    p.strip_prefix(dir).unwrap().display().to_string(),
-                    std::fs::read(&p).unwrap(),
-                ))
-            }
-        }
-    }
-    out.sort();
-    out
+    common::files_under(dir)
+        .into_iter()
+        .map(|p| {
+            let name = p.strip_prefix(dir).unwrap().display().to_string();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect()
 }
 
 #[test]

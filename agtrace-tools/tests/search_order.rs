@@ -113,19 +113,7 @@ async fn many_logs_indexed_five_times_agree_and_the_last_written_comes_first() {
     };
     generate(&spec, &logs).unwrap();
     // Write times unrelated to the files' names or sizes: a scrambled order, a minute apart.
-    let mut files = Vec::new();
-    let mut stack = vec![logs.clone()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p)
-            } else {
-                files.push(p)
-            }
-        }
-    }
-    files.sort();
+    let files = tools_support::common::files_under(&logs);
     let base = SystemTime::UNIX_EPOCH + Duration::from_secs(1_750_000_000);
     for (i, f) in files.iter().enumerate() {
         let minute = (i as u64 * 37) % files.len() as u64;

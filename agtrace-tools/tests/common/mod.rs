@@ -25,6 +25,24 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// Every file under `dir`, at any depth, sorted.
+pub fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p)
+            } else {
+                out.push(p)
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// A copy of the bundled samples in a temp dir (`logs`), and a data dir beside it (`data`,
 /// made by whatever opens it first).
 pub struct SampleTree {
