@@ -10,7 +10,8 @@
 //! In code ([`code_name_fault`]): lowercase snake_case that starts with a verb, after an
 //! optional namespace prefix (the tool's family, or a prefix before verb and object as in
 //! `github_create_issue`), or that names the report it answers (`session_summary`). Verbs are
-//! known by a list and by their shape (`reindex`, `unarchive`, `vectorize`, `listing`).
+//! known by a list, by their shape (`reindex`, `unarchive`, `vectorize`, `listing`) and by the
+//! tool's own description using the word as one (`greet_person`: "Greets a person by name.").
 //! [`says_what_it_does`], the looser reading (any segment a verb, or a plural last word),
 //! decides whether the fix suggested for a malformed name needs a verb in front.
 
@@ -78,7 +79,11 @@ fn check(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
         // Another server's name: its case style, its namespace and its domain's vocabulary
         // (`hset`, `lpush`) are its own, and a model reads the description beside it. Only
         // what clients refuse is a fault.
-    } else if let Some(why) = code_name_fault(name, cx.tool.family.as_deref()) {
+    } else if let Some(why) = code_name_fault(
+        name,
+        cx.tool.family.as_deref(),
+        cx.tool.description.as_deref(),
+    ) {
         out.push(Finding::new(
             Lint::ToolName,
             Target::ToolName,
@@ -107,7 +112,11 @@ pub(crate) fn is_valid_tool_name(name: &str) -> bool {
 /// an optional namespace prefix (`github_create_issue`, or `browser_navigate` in family
 /// `browser`), or that names the report it answers (`session_summary`, `git_status`). `None`
 /// when the name follows it.
-fn code_name_fault(name: &str, family: Option<&str>) -> Option<&'static str> {
+fn code_name_fault(
+    name: &str,
+    family: Option<&str>,
+    description: Option<&str>,
+) -> Option<&'static str> {
     let snake = !name.is_empty()
         && name.as_bytes()[0].is_ascii_lowercase()
         && name
@@ -117,7 +126,8 @@ fn code_name_fault(name: &str, family: Option<&str>) -> Option<&'static str> {
         return Some("is not lowercase snake_case: the tools a model sees side by side should read alike");
     }
     let segments: Vec<&str> = name.split('_').filter(|s| !s.is_empty()).collect();
-    let first_is_verb = segments.first().is_some_and(|s| is_verb(s));
+    let first_is_verb = segments.first().is_some_and(|s| is_verb(s))
+        || description_acts_out(name, description);
     let family_prefix = family.is_some_and(|f| segments.first() == Some(&f))
         && segments.get(1).is_some_and(|s| is_verb(s));
     let namespaced_verb = segments.len() >= 3 && segments.get(1).is_some_and(|s| is_verb(s));
@@ -129,6 +139,35 @@ fn code_name_fault(name: &str, family: Option<&str>) -> Option<&'static str> {
     } else {
         Some("names an object but no action: a model picks tools by what they do")
     }
+}
+
+/// Words that can only begin a noun phrase: after a tool description's first word, they
+/// show that word to be a verb acting on it ("Greets a person", "Translate the text").
+const DETERMINERS: &[&str] = &[
+    "a", "an", "the", "one", "all", "each", "every", "some", "any", "this", "that", "these",
+    "those", "its", "their", "your", "his", "her", "our", "my", "someone", "something",
+];
+
+/// Whether the tool's own description opens with its name's first word used as a verb, in
+/// the imperative or third person (`greet_person`: "Greets a person by name."): the author has
+/// said it is an action, which no list of verbs can know of every word. Only a determiner
+/// after it counts, since a noun opens descriptions too ("Tasks on the board").
+fn description_acts_out(name: &str, description: Option<&str>) -> bool {
+    let Some(first) = name.split('_').find(|s| !s.is_empty()) else {
+        return false;
+    };
+    let mut words = description
+        .unwrap_or("")
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase());
+    let (Some(opener), Some(next)) = (words.next(), words.next()) else {
+        return false;
+    };
+    let inflected = opener == first
+        || opener.strip_suffix('s') == Some(first)
+        || opener.strip_suffix("es") == Some(first)
+        || (first.ends_with('y') && opener.strip_suffix("ies") == first.strip_suffix('y'));
+    inflected && DETERMINERS.contains(&next.as_str())
 }
 
 /// The fix for a name [`code_name_fault`] refuses: the snake_case spelling, with its verb
@@ -209,7 +248,7 @@ mod tests {
             "git_status",
             "reindex_documents",
         ] {
-            assert_eq!(code_name_fault(name, None), None, "{name}");
+            assert_eq!(code_name_fault(name, None, None), None, "{name}");
         }
         for name in [
             "listSessions",
@@ -219,10 +258,29 @@ mod tests {
             "session",
             "Get_session",
         ] {
-            assert!(code_name_fault(name, None).is_some(), "{name}");
+            assert!(code_name_fault(name, None, None).is_some(), "{name}");
+        }
+        // A first word the description uses as a verb is one, list or not; a noun is not.
+        for (name, doc) in [
+            ("greet_person", "Greets a person by name."),
+            ("greet_person", "Greet someone, by name."),
+            ("tally_votes", "Tallies the votes of a poll."),
+            ("brew_coffee", "Brews a pot of coffee."),
+        ] {
+            assert!(code_name_fault(name, None, None).is_some(), "{name}: not in the list");
+            assert_eq!(code_name_fault(name, None, Some(doc)), None, "{name}: {doc}");
+        }
+        for (name, doc) in [
+            ("task_list", "Task list of the board."),
+            ("tasks", "Tasks on the board, oldest first."),
+            ("weather", "Weather for a city."),
+            ("person_greet", "Greets a person."),
+            ("greet_person", ""),
+        ] {
+            assert!(code_name_fault(name, None, Some(doc)).is_some(), "{name}: {doc}");
         }
         // A first word that is the tool's family is its namespace.
-        assert_eq!(code_name_fault("browser_navigate", Some("browser")), None);
-        assert!(code_name_fault("browser_navigate", Some("trace")).is_some());
+        assert_eq!(code_name_fault("browser_navigate", Some("browser"), None), None);
+        assert!(code_name_fault("browser_navigate", Some("trace"), None).is_some());
     }
 }
