@@ -162,18 +162,19 @@ EOF
   rm -rf "$out"
   mkdir -p "$out"
   case $agent in
-  claude) mkdir -p "$out/claude" && cp -r "$home/.claude/projects" "$out/claude/projects" ;;
-  codex) mkdir -p "$out/codex" && cp -r "$home/.codex/sessions" "$out/codex/sessions" ;;
+  claude) mkdir -p "$out/claude" && cp -a "$home/.claude/projects" "$out/claude/projects" ;;
+  codex) mkdir -p "$out/codex" && cp -a "$home/.codex/sessions" "$out/codex/sessions" ;;
   gemini)
     local d
     for d in "$home"/.gemini/tmp/*/chats; do
       mkdir -p "$out/gemini/tmp/$(basename "$(dirname "$d")")"
-      cp -r "$d" "$out/gemini/tmp/$(basename "$(dirname "$d")")/chats"
+      cp -a "$d" "$out/gemini/tmp/$(basename "$(dirname "$d")")/chats"
     done
     ;;
   esac
   "$CLIENTS_PY" "$here/shapes_expected.py" expected --agent "$agent" --version "$version" \
-    --scenario "$dir/scenario.json" --ledger "$dir/ledger.jsonl" --runs "$dir/runs.jsonl" >"$out/expected.json"
+    --scenario "$dir/scenario.json" --ledger "$dir/ledger.jsonl" --runs "$dir/runs.jsonl" --tree "$out" >"$out/expected.json.tmp"
+  mv "$out/expected.json.tmp" "$out/expected.json"
   echo "$agent: $(($(date +%s) - started))s, fixtures in $out ($(du -sh "$out" | cut -f1))" >&2
 }
 

@@ -13,6 +13,7 @@ each prompt and tool output, and the files written.
 
 import argparse
 import json
+import os
 import re
 import sys
 
@@ -111,13 +112,24 @@ def expected(args):
         s["markers"] += r["markers"]
         s["files_written"] += r["files_written"]
     side = [e for e in ledger if e["kind"] == "side"]
+    # The logs' modification times (git keeps none): seconds after the oldest, which the test
+    # gives the copies back (agtrace reads a tree's files oldest first).
+    files = []
+    for base, _, names in os.walk(args.tree):
+        for name in names:
+            path = os.path.join(base, name)
+            rel = os.path.relpath(path, args.tree)
+            if not rel.startswith("expected.json"):
+                files.append((rel, os.stat(path).st_mtime))
+    oldest = min(t for _, t in files)
+    mtimes = [{"path": rel, "secs": round(t - oldest, 3)} for rel, t in sorted(files, key=lambda f: (f[1], f[0]))]
     doc = {
         "agent": args.agent, "version": args.version, "cwd": sc["cwd"],
         "made_by": "scripts/agents/run-shapes.sh: real logs written by the CLI against a local stand-in "
                    "(scripts/agents/scenario_model.py)",
         "usage_rule": "the N-th scenario request reported input 1000+N (cached part included), cached 200+N, "
                       "output 50+N; other requests input 7, cached 0, output 1",
-        "sessions": sessions, "runs": per_run,
+        "mtimes": mtimes, "sessions": sessions, "runs": per_run,
         "side_requests": {"count": len(side), "tokens": {k: sum(e["usage"][k] for e in side) for k in ("input", "cached", "output")}},
         "ledger": ledger,
     }
@@ -137,7 +149,7 @@ def main():
     i.add_argument("--out", required=True)
     i.add_argument("--err", required=True)
     e = sub.add_parser("expected")
-    for k in ("--agent", "--version", "--scenario", "--ledger", "--runs"):
+    for k in ("--agent", "--version", "--scenario", "--ledger", "--runs", "--tree"):
         e.add_argument(k, required=True)
     args = p.parse_args()
     {"scenario": scenario, "session-id": session_id, "expected": expected}[args.cmd](args)
