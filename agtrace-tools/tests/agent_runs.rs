@@ -1,0 +1,308 @@
+//! Resumed and multi-run sessions as the agents themselves log them: the logs under
+//! `tests/real_logs/agents/<agent>/` were written by the real CLIs (Claude Code, Codex CLI,
+//! Gemini CLI), run offline by `scripts/agents/run-shapes.sh` against a scripted stand-in model
+//! (`scripts/agents/scenario_model.py`; see `SOURCES.md`): a first prompt, a resume by id, a
+//! continue of the most recent session (Gemini: and a resume started in a later minute), then
+//! a second session in the same folder, with the CLI's own shell/read/write tools. Beside them,
+//! `expected.json` says what the stand-in asked for and reported.
+//!
+//! Each agent's test compares agtrace's index with it: the sessions and their ids (the id the
+//! CLI printed), turns and prompts, tool calls and failures, input/cached/output tokens (the
+//! sums of the usage the stand-in reported for the session's requests), a marker of every
+//! prompt and tool output found by search in that session and nowhere else, and every written
+//! file in the file history of that session. All differences are listed at once.
+
+mod common;
+
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+use agtrace_tools::config::Config;
+use agtrace_tools::index::touches::{Action, FileHistoryQuery, PathQuery};
+use agtrace_tools::index::{SearchQuery, SessionFilter};
+use agtrace_tools::model::Provider;
+use agtrace_tools::store::TraceStore;
+use serde_json::Value;
+
+fn fixture(agent: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/real_logs/agents")
+        .join(agent)
+}
+
+/// The agent's logs copied to a temp dir with the modification times they were written with
+/// (`expected.json`'s `mtimes`, seconds after the oldest), indexed.
+fn indexed(agent: &str) -> (tempfile::TempDir, TraceStore, Value) {
+    let src = fixture(agent);
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(src.join("expected.json")).unwrap()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let logs = tmp.path().join("logs");
+    std::fs::create_dir_all(&logs).unwrap();
+    common::copy_tree(&src, &logs);
+    let base = SystemTime::now() - Duration::from_secs(3600);
+    for m in expected["mtimes"].as_array().unwrap() {
+        let f = std::fs::File::options()
+            .write(true)
+            .open(logs.join(m["path"].as_str().unwrap()))
+            .unwrap();
+        f.set_modified(base + Duration::from_secs_f64(m["secs"].as_f64().unwrap()))
+            .unwrap();
+    }
+    let store = TraceStore::open(Config::for_tree(&logs, &tmp.path().join("data"))).unwrap();
+    let stats = store.refresh().unwrap();
+    assert_eq!(stats.malformed_lines, 0, "{:?}", stats.notes);
+    (tmp, store, expected)
+}
+
+fn num(v: &Value) -> u64 {
+    v.as_u64().unwrap()
+}
+
+/// Every difference between agtrace's index of `agent`'s logs and `expected.json`.
+fn differences(agent: &str, provider: Provider) -> Vec<String> {
+    let (_tmp, store, expected) = indexed(agent);
+    let mut diffs = Vec::new();
+    let mut differ = |what: String, got: String, want: String| {
+        if got != want {
+            diffs.push(format!("{what}: agtrace {got}, expected {want}"));
+        }
+    };
+
+    let filter = SessionFilter {
+        provider: Some(provider),
+        include_subagents: true,
+        ..Default::default()
+    };
+    let listed = store.list_sessions(&filter, None, 100).unwrap().sessions;
+    let mut got_ids: Vec<&str> = listed.iter().map(|s| s.id.as_str()).collect();
+    got_ids.sort();
+    let sessions = expected["sessions"].as_array().unwrap();
+    let mut want_ids: Vec<&str> = sessions.iter().map(|s| s["id"].as_str().unwrap()).collect();
+    want_ids.sort();
+    differ(
+        "sessions".into(),
+        format!("{got_ids:?}"),
+        format!("{want_ids:?}"),
+    );
+
+    // Each request's usage counted once over all the agent's sessions.
+    let (mut sum_in, mut sum_out) = (0, 0);
+    for s in &listed {
+        sum_in += s.tokens.input;
+        sum_out += s.tokens.output;
+    }
+    let (mut want_in, mut want_out) = (0, 0);
+    for e in expected["ledger"].as_array().unwrap() {
+        if e["kind"] == "main" {
+            want_in += num(&e["usage"]["input"]);
+            want_out += num(&e["usage"]["output"]);
+        }
+    }
+    differ(
+        "input, output tokens over all sessions".into(),
+        format!("{:?}", (sum_in, sum_out)),
+        format!("{:?}", (want_in, want_out)),
+    );
+
+    for want in sessions {
+        let id = want["id"].as_str().unwrap();
+        let runs = want["runs"].to_string();
+        let Ok(s) = store.session_summary(id) else {
+            differ(
+                format!("session {id} (runs {runs})"),
+                "has no such session".into(),
+                "found".into(),
+            );
+            continue;
+        };
+        let at = |what: &str| format!("session {id} (runs {runs}) {what}");
+        differ(
+            at("turns, prompts"),
+            format!("{:?}", (s.turn_count, s.prompt_count)),
+            format!("{:?}", (num(&want["turns"]), num(&want["prompts"]))),
+        );
+        differ(
+            at("tool calls, failures"),
+            format!("{:?}", (s.tool_calls, s.tool_errors)),
+            format!(
+                "{:?}",
+                (num(&want["tool_calls"]), num(&want["tool_failures"]))
+            ),
+        );
+        let t = &want["tokens"];
+        differ(
+            at("input, cached, output tokens"),
+            format!(
+                "{:?}",
+                (s.tokens.input, s.tokens.cached_input, s.tokens.output)
+            ),
+            format!(
+                "{:?}",
+                (num(&t["input"]), num(&t["cached"]), num(&t["output"]))
+            ),
+        );
+
+        for marker in want["markers"].as_array().unwrap() {
+            let marker = marker.as_str().unwrap();
+            let page = store
+                .search(&SearchQuery {
+                    text: marker.into(),
+                    provider: Some(provider),
+                    limit: 50,
+                    ..Default::default()
+                })
+                .unwrap();
+            let mut where_: Vec<&str> = page.hits.iter().map(|h| h.session_id.as_str()).collect();
+            where_.sort();
+            where_.dedup();
+            differ(
+                at(&format!("search {marker}: sessions of the hits")),
+                format!("{where_:?}"),
+                format!("{:?}", [id]),
+            );
+        }
+
+        for path in want["files_written"].as_array().unwrap() {
+            let path = path.as_str().unwrap();
+            let q = FileHistoryQuery::new(PathQuery::parse(path).unwrap(), 50);
+            let page = store.file_history(&q).unwrap();
+            let writes: Vec<&str> = page
+                .touches
+                .iter()
+                .filter(|t| t.actions.contains(&Action::Write))
+                .map(|t| t.session_id.as_str())
+                .collect();
+            differ(
+                at(&format!("file history of {path}: sessions that wrote it")),
+                format!("{writes:?}"),
+                format!("{:?}", [id]),
+            );
+        }
+    }
+    diffs
+}
+
+/// `text` with each `~` and 8 hex digits after it (the suffix agtrace gives a second session
+/// of the same id: a hash of its path, so of the temp dir) as `~HASH`.
+fn normalized(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('~') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at + 1..];
+        let hex = tail.len() >= 8 && tail.as_bytes()[..8].iter().all(u8::is_ascii_hexdigit);
+        out.push_str(if hex { "~HASH" } else { "~" });
+        rest = if hex { &tail[8..] } else { tail };
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Asserts that agtrace's answers differ from `expected.json` in exactly the `known` ways:
+/// findings written down (each explained where the list is), not yet fixed in the parser.
+/// When a fix makes agtrace right, its line goes.
+fn check(agent: &str, provider: Provider, known: &[&str]) {
+    let diffs: Vec<String> = differences(agent, provider)
+        .iter()
+        .map(|d| normalized(d))
+        .collect();
+    let unexpected: Vec<&String> = diffs
+        .iter()
+        .filter(|d| !known.contains(&d.as_str()))
+        .collect();
+    let fixed: Vec<&&str> = known
+        .iter()
+        .filter(|k| !diffs.contains(&k.to_string()))
+        .collect();
+    assert!(
+        unexpected.is_empty() && fixed.is_empty(),
+        "{agent}: {} differences not known:\n{}\n\n{} known differences gone (agtrace is right \
+         there now: delete them from the list):\n{}",
+        unexpected.len(),
+        unexpected
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        fixed.len(),
+        fixed.iter().map(|s| **s).collect::<Vec<_>>().join("\n"),
+    );
+}
+
+#[test]
+fn claude_code_resume_and_continue() {
+    check("claude", Provider::ClaudeCode, &[]);
+}
+
+#[test]
+fn codex_resume_and_resume_last() {
+    check("codex", Provider::Codex, &[]);
+}
+
+/// What agtrace gets wrong on Gemini CLI 0.61's own log of a session resumed by id, resumed
+/// with `--resume latest`, and resumed again in a later minute (the fixture's chats folder):
+///
+/// - Each resume in the same file appends a second header record (`{"sessionId", …, "kind"}`,
+///   lines 12 and 30 of `session-…T09-03-ba74e5d2.jsonl`), then `{"$set": {"messages": [the
+///   session-context message only]}}`, `{"$set": {"sessionId"}}` and `{"$set": {"messages":
+///   [all messages so far]}}` (lines 13–15, 31–33; line 44 for the resume in a later minute,
+///   whose header went to the stub). The copies of the earlier runs' model messages carry no
+///   `tokens`, `toolCalls`, `thoughts` or `model` (the r3 copies in line 44 still do). agtrace
+///   keeps only what the last checkpoint holds: the r1 and r2 model messages lose their
+///   tokens and tool calls (session totals 5,040 input, 290 output, 3 of 7 tool calls, 0 of
+///   2 failures), their tool outputs are not searchable (`outgeminir1emu`, `outgeminir2emu`:
+///   no hits) and r1's `write_file` of notes-r1.txt is not in the file history.
+/// - The stub the resume in a later minute writes (`session-…T09-04-ba74e5d2.jsonl`: a header
+///   and a `$set` of the session-context message only, no copies) is older than the session's
+///   own file, which the CLI goes on writing; agtrace reads it first and gives it the id: a
+///   session of 1 turn, 0 prompts, 0 tool calls and 0 tokens, while the real session is
+///   listed as `<id>~<hash>` (`tests/resume.rs` covers a stub that holds copies of the
+///   messages, which agtrace skips as a replay; this real stub holds none).
+const GEMINI_KNOWN: &[&str] = &[
+    "sessions: agtrace [\"ba74e5d2-2717-48f1-9c22-e46039bd8641\", \"ba74e5d2-2717-48f1-9c22-e46039bd8641~HASH\", \"c1f26221-328e-4172-8803-9d48cb95c976\"], expected [\"ba74e5d2-2717-48f1-9c22-e46039bd8641\", \"c1f26221-328e-4172-8803-9d48cb95c976\"]",
+    "input, output tokens over all sessions: agtrace (8076, 476), expected (13091, 741)",
+    "session ba74e5d2-2717-48f1-9c22-e46039bd8641 (runs [\"r1\",\"r2\",\"r3\",\"r4\"]) turns, prompts: agtrace (1, 0), expected (4, 4)",
+    "session ba74e5d2-2717-48f1-9c22-e46039bd8641 (runs [\"r1\",\"r2\",\"r3\",\"r4\"]) tool calls, failures: agtrace (0, 0), expected (7, 2)",
+    "session ba74e5d2-2717-48f1-9c22-e46039bd8641 (runs [\"r1\",\"r2\",\"r3\",\"r4\"]) input, cached, output tokens: agtrace (0, 0, 0), expected (10055, 2055, 555)",
+    "session ba74e5d2-2717-48f1-9c22-e46039bd8641 (runs [\"r1\",\"r2\",\"r3\",\"r4\"]) search prmgeminir1kiwi: sessions of the hits: agtrace [\"ba74e5d2-2717-48f1-9c22-e46039bd8641~HASH\"], expected [\"ba74e5d2-2717-48f1-9c22-e46039bd8641\"]",
+    "session ba74e5d2-2717-48f1-9c22-e46039bd8641 (runs [\"r1\",\"r2\",\"r3\",\"r4\"]) search outgeminir1emu: sessions of the hits: agtrace [], expected [\"ba74e5d2-2717-48f1-9c22-e46039bd8641\"]",
+    "session ba74e5d2-2717-48f1-9c22-e46039bd8641 (runs [\"r1\",\"r2\",\"r3\",\"r4\"]) search prmgeminir2kiwi: sessions of the hits: agtrace [\"ba74e5d2-2717-48f1-9c22-e46039bd8641~HASH\"], expected [\"ba74e5d2-2717-48f1-9c22-e46039bd8641\"]",
+    "session ba74e5d2-2717-48f1-9c22-e46039bd8641 (runs [\"r1\",\"r2\",\"r3\",\"r4\"]) search outgeminir2emu: sessions of the hits: agtrace [], expected [\"ba74e5d2-2717-48f1-9c22-e46039bd8641\"]",
+    "session ba74e5d2-2717-48f1-9c22-e46039bd8641 (runs [\"r1\",\"r2\",\"r3\",\"r4\"]) search prmgeminir3kiwi: sessions of the hits: agtrace [\"ba74e5d2-2717-48f1-9c22-e46039bd8641~HASH\"], expected [\"ba74e5d2-2717-48f1-9c22-e46039bd8641\"]",
+    "session ba74e5d2-2717-48f1-9c22-e46039bd8641 (runs [\"r1\",\"r2\",\"r3\",\"r4\"]) search outgeminir3emu: sessions of the hits: agtrace [\"ba74e5d2-2717-48f1-9c22-e46039bd8641~HASH\"], expected [\"ba74e5d2-2717-48f1-9c22-e46039bd8641\"]",
+    "session ba74e5d2-2717-48f1-9c22-e46039bd8641 (runs [\"r1\",\"r2\",\"r3\",\"r4\"]) search prmgeminir4kiwi: sessions of the hits: agtrace [\"ba74e5d2-2717-48f1-9c22-e46039bd8641~HASH\"], expected [\"ba74e5d2-2717-48f1-9c22-e46039bd8641\"]",
+    "session ba74e5d2-2717-48f1-9c22-e46039bd8641 (runs [\"r1\",\"r2\",\"r3\",\"r4\"]) search outgeminir4emu: sessions of the hits: agtrace [\"ba74e5d2-2717-48f1-9c22-e46039bd8641~HASH\"], expected [\"ba74e5d2-2717-48f1-9c22-e46039bd8641\"]",
+    "session ba74e5d2-2717-48f1-9c22-e46039bd8641 (runs [\"r1\",\"r2\",\"r3\",\"r4\"]) search biggeminiquoll: sessions of the hits: agtrace [\"ba74e5d2-2717-48f1-9c22-e46039bd8641~HASH\"], expected [\"ba74e5d2-2717-48f1-9c22-e46039bd8641\"]",
+    "session ba74e5d2-2717-48f1-9c22-e46039bd8641 (runs [\"r1\",\"r2\",\"r3\",\"r4\"]) file history of /tmp/agtrace-shapes/gemini/notes-r1.txt: sessions that wrote it: agtrace [], expected [\"ba74e5d2-2717-48f1-9c22-e46039bd8641\"]",
+];
+
+#[test]
+fn gemini_resume_latest_and_resume_in_a_later_minute() {
+    check("gemini", Provider::Gemini, GEMINI_KNOWN);
+}
+
+/// The fixtures are what `expected.json` says the CLI printed: one log set per agent, each
+/// session id printed by a run.
+#[test]
+fn expected_files_name_the_runs() {
+    for agent in ["claude", "codex", "gemini"] {
+        let e: Value = serde_json::from_str(
+            &std::fs::read_to_string(fixture(agent).join("expected.json")).unwrap(),
+        )
+        .unwrap();
+        for run in e["runs"].as_array().unwrap() {
+            assert_eq!(run["exit"], 0, "{agent} {}", run["run"]);
+            assert!(
+                run["final_text_sent"].as_bool().unwrap(),
+                "{agent} {}",
+                run["run"]
+            );
+            assert_eq!(
+                run["tool_calls"], run["scripted_calls"],
+                "{agent} {}",
+                run["run"]
+            );
+        }
+    }
+}

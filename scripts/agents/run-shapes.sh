@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Claude Code, Codex CLI and Gemini CLI (from npm, the versions agent-check.sh pins) run offline
+# against scenario_model.py in several runs of one session and a second session in the same
+# folder, using their own shell/read/write tools; their logs and what the stand-in reported
+# become the fixtures under agtrace-tools/tests/real_logs/agents/<agent>/ that
+# agtrace-tools/tests/agent_runs.rs checks agtrace against.
+#
+#   scripts/agents/run-shapes.sh                 # claude codex gemini
+#   scripts/agents/run-shapes.sh gemini          # one
+#   SHAPES_OUT=DIR scripts/agents/run-shapes.sh  # fixtures to DIR/<agent> instead
+#
+# Run shapes of session 1: r1 a first prompt; r2 a resume by the session's id; r3 a continue of
+# the most recent session; r4 (Gemini only) a resume that starts in a new minute. Then s2, a
+# second session in the same folder. Tool calls: a shell command and a file write that succeed,
+# a read of a missing file (an error), `ls /nonexistent-dir` (exit code 2) and, in the last run
+# of session 1, a command printing more than 100 KB; every prompt, command output and file
+# carries a marker of its own. Work files stay in $MCP_AGENTS_HOME/shapes/<agent>/.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+exec </dev/null
+
+CLAUDE_CODE_VERSION=$(sed -n 's/^CLAUDE_CODE_VERSION=//p' "$here/agent-check.sh")
+CODEX_VERSION=$(sed -n 's/^CODEX_VERSION=//p' "$here/agent-check.sh")
+GEMINI_CLI_VERSION=$(sed -n 's/^GEMINI_CLI_VERSION=//p' "$here/agent-check.sh")
+CLI_TIMEOUT=${AGENT_CLI_TIMEOUT:-180}
+
+target=${CARGO_TARGET_DIR:-$root/target}
+export MCP_CLIENTS_HOME=${MCP_CLIENTS_HOME:-$target/clients}
+source "$root/scripts/clients/install.sh"
+node_dir=$(dirname "$CLIENTS_NODE")
+npm_cli=$(dirname "$node_dir")/lib/node_modules/npm/bin/npm-cli.js
+export PATH=$node_dir:$PATH
+
+# The same install (and stamp) as agent-check.sh.
+AGENTS_HOME=${MCP_AGENTS_HOME:-$target/agents}
+stamp="claude-code=$CLAUDE_CODE_VERSION codex=$CODEX_VERSION gemini-cli=$GEMINI_CLI_VERSION node=$("$CLIENTS_NODE" --version)"
+if [[ ! -f $AGENTS_HOME/stamp || $(cat "$AGENTS_HOME/stamp") != "$stamp" ]]; then
+  echo "agents: installing into $AGENTS_HOME ($stamp)" >&2
+  rm -rf "$AGENTS_HOME/npm"
+  mkdir -p "$AGENTS_HOME/npm"
+  echo '{"private": true}' >"$AGENTS_HOME/npm/package.json"
+  (cd "$AGENTS_HOME/npm" && "$CLIENTS_NODE" "$npm_cli" install --silent --no-audit --no-fund \
+    "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" \
+    "@google/gemini-cli@$GEMINI_CLI_VERSION" >&2)
+  echo "$stamp" >"$AGENTS_HOME/stamp"
+fi
+cli_bin=$AGENTS_HOME/npm/node_modules/.bin
+out_root=${SHAPES_OUT:-$root/agtrace-tools/tests/real_logs/agents}
+
+model_pid=""
+cleanup() { [[ -z $model_pid ]] || kill "$model_pid" 2>/dev/null || true; }
+trap cleanup EXIT
+
+# run_agent AGENT: all runs of one agent, then its fixtures.
+run_agent() {
+  local agent=$1 version
+  case $agent in
+  claude) version=$CLAUDE_CODE_VERSION ;;
+  codex) version=$CODEX_VERSION ;;
+  gemini) version=$GEMINI_CLI_VERSION ;;
+  *) echo "run-shapes: unknown agent $agent" >&2; return 2 ;;
+  esac
+  local dir=$AGENTS_HOME/shapes/$agent
+  # The project folder: a fixed path, so that the logs name the same folder on every machine.
+  # (Not the HOME: Codex refuses to set up its helper binaries under a temporary folder.)
+  local cwd=/tmp/agtrace-shapes/$agent
+  rm -rf "$dir" "$cwd"
+  mkdir -p "$dir/home" "$dir/tmp" "$cwd"
+  local home=$dir/home
+  local runs="r1 r2 r3 s2"
+  [[ $agent == gemini ]] && runs="r1 r2 r3 r4 s2"
+  "$CLIENTS_PY" "$here/shapes_expected.py" scenario --agent "$agent" --cwd "$cwd" --runs "$runs" \
+    >"$dir/scenario.json"
+
+  "$CLIENTS_PY" "$here/scenario_model.py" --scenario "$dir/scenario.json" --ledger "$dir/ledger.jsonl" \
+    --log "$dir/requests.jsonl" --port-file "$dir/model.port" 2>"$dir/model.err" &
+  model_pid=$!
+  for _ in $(seq 100); do [[ -f $dir/model.port ]] && break; sleep 0.1; done
+  local url=http://127.0.0.1:$(cat "$dir/model.port")
+  touch "$dir/ledger.jsonl"
+
+  local -a env=(env -i "PATH=$PATH" "HOME=$home" "TMPDIR=$dir/tmp" "LANG=C.UTF-8" "TERM=dumb" "NO_COLOR=1")
+  local -a t=(timeout -k 5 "$CLI_TIMEOUT")
+  case $agent in
+  claude)
+    env+=("ANTHROPIC_BASE_URL=$url" "ANTHROPIC_API_KEY=dummy" "DISABLE_AUTOUPDATER=1"
+      "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1" "DISABLE_TELEMETRY=1")
+    ;;
+  codex)
+    env+=("CODEX_HOME=$home/.codex" "FAKE_KEY=dummy")
+    mkdir -p "$home/.codex"
+    ;;
+  gemini)
+    env+=("GOOGLE_GEMINI_BASE_URL=$url" "GEMINI_API_KEY=dummy" "GEMINI_CLI_NO_RELAUNCH=true")
+    mkdir -p "$home/.gemini"
+    cat >"$home/.gemini/settings.json" <<EOF
+{"security": {"auth": {"selectedType": "gemini-api-key"}},
+ "privacy": {"usageStatisticsEnabled": false},
+ "general": {"disableAutoUpdate": true, "disableUpdateNag": true,
+             "sessionRetention": {"enabled": false}}}
+EOF
+    # Session cleanup is on by default (30 days) and, at the start of s2, deletes session 1
+    # whole: the stub that the r4 resume writes has no resumable messages in a metadata-only
+    # read, so it counts as corrupt, and the cleanup deletes every file of its short id that is
+    # not the current session's (the session's own file and its tool-outputs included).
+    printf '{"%s": "TRUST_FOLDER"}\n' "$cwd" >"$home/.gemini/trustedFolders.json"
+    ;;
+  esac
+
+  local started run prompt sid1="" sid rc
+  started=$(date +%s)
+  : >"$dir/runs.jsonl"
+  for run in $runs; do
+    prompt=$("$CLIENTS_PY" -c 'import json,sys; s=json.load(open(sys.argv[1])); print(s["runs"][sys.argv[2]]["text"])' \
+      "$dir/scenario.json" "$run")
+    local -a cmd
+    case $agent:$run in
+    claude:r1 | claude:s2) cmd=("$cli_bin/claude" -p "$prompt") ;;
+    claude:r2) cmd=("$cli_bin/claude" -p --resume "$sid1" "$prompt") ;;
+    claude:r3) cmd=("$cli_bin/claude" -p --continue "$prompt") ;;
+    codex:*)
+      local -a c=(--skip-git-repo-check --dangerously-bypass-approvals-and-sandbox -c model=gpt-5.5
+        -c model_provider=fake
+        -c "model_providers.fake={name=\"fake\",base_url=\"$url/v1\",wire_api=\"responses\",env_key=\"FAKE_KEY\"}")
+      case $run in
+      r1 | s2) cmd=("$cli_bin/codex" exec "${c[@]}" "$prompt") ;;
+      r2) cmd=("$cli_bin/codex" exec resume "${c[@]}" "$sid1" "$prompt") ;;
+      r3) cmd=("$cli_bin/codex" exec resume "${c[@]}" --last "$prompt") ;;
+      esac
+      ;;
+    gemini:r1 | gemini:s2) cmd=("$cli_bin/gemini" --yolo -o json -p "$prompt") ;;
+    gemini:r2) cmd=("$cli_bin/gemini" --yolo -o json --resume "$sid1" -p "$prompt") ;;
+    gemini:r3) cmd=("$cli_bin/gemini" --yolo -o json --resume latest -p "$prompt") ;;
+    gemini:r4)
+      # A resume that starts in a later minute than the session's first file.
+      sleep $((61 - 10#$(date +%S)))
+      cmd=("$cli_bin/gemini" --yolo -o json --resume "$sid1" -p "$prompt")
+      ;;
+    esac
+    case $agent in
+    claude) cmd+=(--output-format json --allowedTools Bash Read Write) ;;
+    esac
+    rc=0
+    (cd "$cwd" && "${t[@]}" "${env[@]}" "${cmd[@]}") >"$dir/$run.out" 2>"$dir/$run.err" || rc=$?
+    sid=$("$CLIENTS_PY" "$here/shapes_expected.py" session-id --agent "$agent" --out "$dir/$run.out" \
+      --err "$dir/$run.err")
+    [[ $run == r1 ]] && sid1=$sid
+    # What the CLI's HOME holds after the run (a debugging aid: CLIs delete and rewrite files).
+    (cd "$home" && find . -type f ! -path './.npm/*' ! -path './.cache/*' -printf '%s %p\n' | sort -k2) >"$dir/$run.files"
+    printf '{"run": "%s", "rc": %d, "session_id": "%s", "argv": %s}\n' "$run" "$rc" "$sid" \
+      "$("$CLIENTS_PY" -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${cmd[@]:1}")" >>"$dir/runs.jsonl"
+    echo "$agent $run: exit $rc, session $sid" >&2
+    if [[ $rc != 0 ]]; then tail -n 5 "$dir/$run.err" | sed 's/^/  stderr: /' >&2; fi
+  done
+  kill "$model_pid" 2>/dev/null || true
+  wait "$model_pid" 2>/dev/null || true
+  model_pid=""
+
+  # The logs the CLI wrote, in the tree layout agtrace's Config::for_tree reads.
+  local out=$out_root/$agent
+  rm -rf "$out"
+  mkdir -p "$out"
+  case $agent in
+  claude) mkdir -p "$out/claude" && cp -a "$home/.claude/projects" "$out/claude/projects" ;;
+  codex) mkdir -p "$out/codex" && cp -a "$home/.codex/sessions" "$out/codex/sessions" ;;
+  gemini)
+    local d
+    for d in "$home"/.gemini/tmp/*/chats; do
+      mkdir -p "$out/gemini/tmp/$(basename "$(dirname "$d")")"
+      cp -a "$d" "$out/gemini/tmp/$(basename "$(dirname "$d")")/chats"
+    done
+    ;;
+  esac
+  "$CLIENTS_PY" "$here/shapes_expected.py" expected --agent "$agent" --version "$version" \
+    --scenario "$dir/scenario.json" --ledger "$dir/ledger.jsonl" --runs "$dir/runs.jsonl" --tree "$out" >"$out/expected.json.tmp"
+  mv "$out/expected.json.tmp" "$out/expected.json"
+  echo "$agent: $(($(date +%s) - started))s, fixtures in $out ($(du -sh "$out" | cut -f1))" >&2
+}
+
+agents=("$@")
+[[ ${#agents[@]} -gt 0 ]] || agents=(claude codex gemini)
+for agent in "${agents[@]}"; do run_agent "$agent"; done

@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+"""A scripted stand-in for the model APIs of Claude Code, Codex CLI and Gemini CLI.
+
+`fake_model.py` answers with calls of agtrace's MCP tools; this one makes an agent CLI use its
+OWN built-in tools (shell, read, write) in a conversation the scenario file scripts, so that
+the session logs the CLI writes hold known tool calls, failures and token numbers.
+
+The scenario (JSON, written by `run-shapes.sh`):
+
+    {"prompts": {"MARKER": {"steps": [[CALL, ...], ...], "final": "TEXT"}}}
+
+where CALL is {"kind": "shell", "command": ...}, {"kind": "read", "path": ...} or
+{"kind": "write", "path": ..., "content": ...}. A request's prompt is the newest person
+message that holds one of the MARKERs; the tool results after it say how many steps are done:
+the next step's calls are asked for, all in one model turn, and after the last step the final
+text. Each call is mapped to the tool the CLI offers for it (read from the request's tools):
+
+| kind  | Claude Code | Codex CLI                                   | Gemini CLI        |
+| ----- | ----------- | ------------------------------------------- | ----------------- |
+| shell | Bash        | exec_command / shell_command / shell        | run_shell_command |
+| read  | Read        | the shell tool with `cat` (it has no reader) | read_file         |
+| write | Write       | apply_patch (custom or function tool)       | write_file        |
+
+Usage: the N-th request that asks for the scenario (offers a shell tool and carries a marker)
+reports input 1000+N (cached part included), cached 200+N and output 50+N tokens; any other
+request (titles, next-speaker checks) reports input 7, cached 0, output 1. Every request is
+appended to the ledger (JSON lines: what was asked, what was answered, the usage reported)
+and, whole, to the request log.
+
+    scenario_model.py --scenario s.json --ledger ledger.jsonl --log requests.jsonl --port-file port
+"""
+
+import argparse
+import json
+import os
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+SIDE_USAGE = {"input": 7, "cached": 0, "output": 1}
+
+
+def sse(event, data):
+    head = f"event: {event}\n" if event else ""
+    return (head + "data: " + json.dumps(data) + "\n\n").encode()
+
+
+# ---------------------------------------------------------------------------------------
+# What a request offers and where its prompt is.
+
+
+def declared(api, body):
+    """name -> (type, property names) of every tool a request offers."""
+    out = {}
+    for t in body.get("tools") or []:
+        if not isinstance(t, dict):
+            continue
+        if api == "gemini":
+            for fd in t.get("functionDeclarations") or t.get("function_declarations") or []:
+                schema = fd.get("parametersJsonSchema") or fd.get("parameters") or {}
+                out[fd.get("name")] = ("function", set((schema.get("properties") or {}).keys()))
+        elif api == "anthropic":
+            schema = t.get("input_schema") or {}
+            out[t.get("name")] = (t.get("type") or "function", set((schema.get("properties") or {}).keys()))
+        else:
+            schema = t.get("parameters") or {}
+            out[t.get("name")] = (t.get("type"), set((schema.get("properties") or {}).keys()))
+    return out
+
+
+def texts(api, body):
+    """(position, text of a person message) and (position, number of tool results) lists."""
+    prompts, results = [], []
+    if api == "anthropic":
+        for i, m in enumerate(body.get("messages") or []):
+            if m.get("role") != "user":
+                continue
+            c = m.get("content")
+            if isinstance(c, str):
+                prompts.append((i, c))
+                continue
+            for b in c or []:
+                if b.get("type") == "text":
+                    prompts.append((i, b.get("text", "")))
+                elif b.get("type") == "tool_result":
+                    results.append(i)
+    elif api == "responses":
+        for i, item in enumerate(body.get("input") or []):
+            if not isinstance(item, dict):
+                continue
+            if item.get("type") == "message" and item.get("role") == "user":
+                c = item.get("content")
+                if isinstance(c, str):
+                    prompts.append((i, c))
+                else:
+                    prompts += [(i, p.get("text", "")) for p in c or [] if isinstance(p, dict)]
+            elif str(item.get("type", "")).endswith("_call_output"):
+                results.append(i)
+    else:
+        for i, content in enumerate(body.get("contents") or []):
+            for part in content.get("parts") or []:
+                if "functionResponse" in part or "function_response" in part:
+                    results.append(i)
+                elif content.get("role") == "user" and isinstance(part.get("text"), str):
+                    prompts.append((i, part["text"]))
+    return prompts, results
+
+
+def find_prompt(api, body, scenario):
+    """(marker, tool results after it) of the newest person message holding a marker."""
+    prompts, results = texts(api, body)
+    best = None
+    for pos, text in prompts:
+        for marker in scenario["prompts"]:
+            if marker in text and (best is None or pos >= best[0]):
+                best = (pos, marker)
+    if best is None:
+        return None, 0
+    return best[1], sum(1 for r in results if r > best[0])
+
+
+# ---------------------------------------------------------------------------------------
+# A scenario call as the CLI's own tool.
+
+
+def patch_for(path, content):
+    lines = "".join("+" + line + "\n" for line in content.split("\n"))
+    return f"*** Begin Patch\n*** Add File: {path}\n{lines}*** End Patch\n"
+
+
+def as_tool(api, tools, call):
+    """(tool name, arguments, how): how is "function" or "custom" (a Responses free-form tool)."""
+    kind = call["kind"]
+    if api == "anthropic":
+        if kind == "shell":
+            return "Bash", {"command": call["command"], "description": "Run a command"}, "function"
+        if kind == "read":
+            return "Read", {"file_path": call["path"]}, "function"
+        return "Write", {"file_path": call["path"], "content": call["content"]}, "function"
+    if api == "gemini":
+        if kind == "shell":
+            return "run_shell_command", {"command": call["command"]}, "function"
+        if kind == "read":
+            props = tools.get("read_file", (None, set()))[1]
+            key = "absolute_path" if "absolute_path" in props else "file_path"
+            return "read_file", {key: call["path"]}, "function"
+        return "write_file", {"file_path": call["path"], "content": call["content"]}, "function"
+    # Codex: it has no reader; a read is `cat`, which fails by its exit code.
+    if kind == "read":
+        call = {"kind": "shell", "command": f"cat {call['path']}"}
+    if call["kind"] == "shell":
+        if "exec_command" in tools:
+            return "exec_command", {"cmd": call["command"]}, "function"
+        if "shell_command" in tools:
+            return "shell_command", {"command": call["command"]}, "function"
+        return "shell", {"command": ["bash", "-lc", call["command"]]}, "function"
+    patch = patch_for(call["path"], call["content"])
+    if tools.get("apply_patch", ("function",))[0] == "custom":
+        return "apply_patch", patch, "custom"
+    return "apply_patch", {"input": patch}, "function"
+
+
+# ---------------------------------------------------------------------------------------
+# The answers, per API, with the chosen usage.
+
+
+def anthropic_answer(calls, text, stream, model, u):
+    blocks = [{"type": "tool_use", "id": cid, "name": name, "input": args} for cid, name, args, _ in calls]
+    if text is not None:
+        blocks = [{"type": "text", "text": text}]
+    stop = "tool_use" if calls else "end_turn"
+    # The Messages API's input_tokens leaves out the cache reads.
+    usage = {"input_tokens": u["input"] - u["cached"], "cache_creation_input_tokens": 0,
+             "cache_read_input_tokens": u["cached"], "output_tokens": u["output"]}
+    msg_id = f"msg_scn_{u['n']:04d}"
+    if not stream:
+        return "application/json", json.dumps({
+            "id": msg_id, "type": "message", "role": "assistant", "model": model,
+            "content": blocks, "stop_reason": stop, "stop_sequence": None, "usage": usage}).encode()
+    start_usage = dict(usage, output_tokens=1)
+    out = [sse("message_start", {"type": "message_start", "message": {
+        "id": msg_id, "type": "message", "role": "assistant", "model": model, "content": [],
+        "stop_reason": None, "stop_sequence": None, "usage": start_usage}})]
+    for i, block in enumerate(blocks):
+        if block["type"] == "text":
+            out.append(sse("content_block_start", {"type": "content_block_start", "index": i,
+                                                   "content_block": {"type": "text", "text": ""}}))
+            out.append(sse("content_block_delta", {"type": "content_block_delta", "index": i,
+                                                   "delta": {"type": "text_delta", "text": block["text"]}}))
+        else:
+            out.append(sse("content_block_start", {"type": "content_block_start", "index": i, "content_block": {
+                "type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}}))
+            out.append(sse("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {
+                "type": "input_json_delta", "partial_json": json.dumps(block["input"])}}))
+        out.append(sse("content_block_stop", {"type": "content_block_stop", "index": i}))
+    out.append(sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+                                     "usage": usage}))
+    out.append(sse("message_stop", {"type": "message_stop"}))
+    return "text/event-stream", b"".join(out)
+
+
+def responses_answer(calls, text, model, u):
+    items = []
+    for cid, name, args, how in calls:
+        if how == "custom":
+            items.append({"type": "custom_tool_call", "id": f"ctc_{cid}", "call_id": cid, "name": name,
+                          "input": args, "status": "completed"})
+        else:
+            items.append({"type": "function_call", "id": f"fc_{cid}", "call_id": cid, "name": name,
+                          "arguments": json.dumps(args), "status": "completed"})
+    if text is not None:
+        items = [{"type": "message", "id": f"msg_scn_{u['n']:04d}", "role": "assistant", "status": "completed",
+                  "content": [{"type": "output_text", "text": text, "annotations": []}]}]
+    rid = f"resp_scn_{u['n']:04d}"
+    out = [sse("response.created", {"type": "response.created", "response": {
+        "id": rid, "object": "response", "status": "in_progress", "model": model, "output": []}})]
+    for i, item in enumerate(items):
+        out.append(sse("response.output_item.added", {"type": "response.output_item.added", "output_index": i, "item": item}))
+        out.append(sse("response.output_item.done", {"type": "response.output_item.done", "output_index": i, "item": item}))
+    out.append(sse("response.completed", {"type": "response.completed", "response": {
+        "id": rid, "object": "response", "status": "completed", "model": model, "output": items,
+        "usage": {"input_tokens": u["input"], "input_tokens_details": {"cached_tokens": u["cached"]},
+                  "output_tokens": u["output"], "output_tokens_details": {"reasoning_tokens": 0},
+                  "total_tokens": u["input"] + u["output"]}}}))
+    return "text/event-stream", b"".join(out)
+
+
+def gemini_answer(calls, text, stream, model, u):
+    parts = [{"functionCall": {"id": cid, "name": name, "args": args}} for cid, name, args, _ in calls]
+    if text is not None:
+        parts = [{"text": text}]
+    chunk = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
+             "usageMetadata": {"promptTokenCount": u["input"], "cachedContentTokenCount": u["cached"],
+                               "candidatesTokenCount": u["output"], "totalTokenCount": u["input"] + u["output"]},
+             "modelVersion": model}
+    if stream:
+        return "text/event-stream", ("data: " + json.dumps(chunk) + "\r\n\r\n").encode()
+    return "application/json", json.dumps(chunk).encode()
+
+
+# Gemini CLI asks side questions in JSON mode (next speaker, model routing, loop checks).
+GEMINI_JSON_TEXT = json.dumps({"next_speaker": "user", "reasoning": "The task is complete.",
+                               "model_choice": "flash", "complexity_reasoning": "simple",
+                               "complexity_score": 1})
+SHELL_TOOLS = {"Bash", "exec_command", "shell_command", "shell", "run_shell_command"}
+SESSION_HEADERS = ("x-claude-code-session-id", "session_id", "session-id", "conversation_id",
+                   "x-gemini-api-privileged-user-id", "x-client-request-id")
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    scenario = {}
+    ledger_path = log_path = None
+    lock = threading.Lock()
+    main_count = 0
+    side_count = 0
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def reply(self, status, ctype, payload):
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def do_GET(self):
+        if "/models" in self.path:
+            return self.reply(200, "application/json", json.dumps({"data": [], "models": [], "object": "list"}).encode())
+        self.reply(404, "application/json", b'{"error":{"message":"not found"}}')
+
+    def do_HEAD(self):
+        self.reply(200, "text/plain", b"")
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = {"_unparsed": raw[:2000].decode("utf-8", "replace")}
+        path = self.path
+        if "count_tokens" in path or ":countTokens" in path:
+            return self.reply(200, "application/json", json.dumps({"input_tokens": 10, "totalTokens": 10}).encode())
+        bare = path.split("?")[0]
+        if bare.endswith("/messages"):
+            api = "anthropic"
+        elif bare.endswith("/responses"):
+            api = "responses"
+        elif "generatecontent" in path.lower():
+            api = "gemini"
+        else:
+            return self.reply(404, "application/json", b'{"error":{"message":"not found"}}')
+
+        tools = declared(api, body)
+        marker, done = find_prompt(api, body, self.scenario)
+        main = marker is not None and any(name in SHELL_TOOLS for name in tools)
+        calls, text, step = [], None, None
+        with self.lock:
+            if main:
+                Handler.main_count += 1
+                n = Handler.main_count
+                u = {"n": n, "input": 1000 + n, "cached": 200 + n, "output": 50 + n}
+            else:
+                Handler.side_count += 1
+                u = dict(SIDE_USAGE, n=10000 + Handler.side_count)
+        if main:
+            spec = self.scenario["prompts"][marker]
+            step, answered = 0, 0
+            for s in spec["steps"]:
+                if answered + len(s) > done:
+                    break
+                answered += len(s)
+                step += 1
+            if step < len(spec["steps"]):
+                calls = [(f"call_{u['n']}_{i}",) + as_tool(api, tools, c) for i, c in enumerate(spec["steps"][step])]
+            else:
+                text = spec["final"]
+        else:
+            text = "Scenario side answer."
+            if api == "gemini" and (body.get("generationConfig") or {}).get("responseMimeType") == "application/json":
+                text = GEMINI_JSON_TEXT
+        entry = {"n": u["n"], "kind": "main" if main else "side", "api": api, "path": path,
+                 "prompt": marker, "step": step, "tool_results_seen": done,
+                 "calls": [{"id": c[0], "tool": c[1], "args": c[2]} for c in calls], "text": text,
+                 "usage": {k: u[k] for k in ("input", "cached", "output")},
+                 "headers": {h: self.headers.get(h) for h in SESSION_HEADERS if self.headers.get(h)},
+                 "metadata": body.get("metadata")}
+        with self.lock:
+            with open(self.ledger_path, "a") as f:
+                f.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            with open(self.log_path, "a") as f:
+                f.write(json.dumps({"n": u["n"], "path": path, "body": body}) + "\n")
+        model = body.get("model") or "scenario-model"
+        if api == "anthropic":
+            ctype, payload = anthropic_answer(calls, text, bool(body.get("stream")), model, u)
+        elif api == "responses":
+            ctype, payload = responses_answer(calls, text, model, u)
+        else:
+            ctype, payload = gemini_answer(calls, text, "streamGenerateContent" in path, model, u)
+        self.reply(200, ctype, payload)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--scenario", required=True)
+    p.add_argument("--ledger", required=True)
+    p.add_argument("--log", required=True)
+    p.add_argument("--port-file", required=True)
+    args = p.parse_args()
+    Handler.scenario = json.load(open(args.scenario))
+    Handler.ledger_path, Handler.log_path = args.ledger, args.log
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    with open(args.port_file + ".tmp", "w") as f:
+        f.write(str(server.server_address[1]))
+    os.replace(args.port_file + ".tmp", args.port_file)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
