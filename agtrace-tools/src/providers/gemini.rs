@@ -6,20 +6,23 @@
 //!   appended to as the session grows. Its first line is a header (`sessionId`, `projectHash`,
 //!   `startTime`, `kind`); then message records (the shapes of the document's `messages`), which
 //!   a later record with the same `id` replaces in place; `{"$set": {...}}` metadata updates,
-//!   where a `messages` array is a checkpoint that replaces the whole list; and
+//!   where a `messages` array is a checkpoint of the list (the CLI's loader replaces the list
+//!   with it; agtrace, which keeps history, only adds and completes messages: see below); and
 //!   `{"$rewindTo": id}`, which drops that message and all after it (everything, when the id
 //!   is unknown). This is how the CLI's own loader reads it (`chatRecordingService.ts`).
 //!
-//! Resume, continue and fork: `gemini --resume` goes on writing the session's own journal,
-//! after a `$set` checkpoint of the message list whose copies of earlier model messages carry
-//! no `tokens`, `toolCalls` or `model`: a checkpoint's copy of a message already replayed is
-//! merged with that message (the earlier, richer record's fields stay), never a replacement.
-//! When the resume starts in another minute than the session did, the CLI also writes a second
-//! file (header and that checkpoint, same `sessionId`) and writes nothing more to it: a journal
-//! that holds a checkpoint with a model answer and no record of its own is such a stub, a
-//! replay of a session its own file holds, and is skipped (`SkipReason::Replay`) so that the
-//! file holding the conversation owns the id. The CLI has no fork; its totals are per message,
-//! never cumulative.
+//! Resume, continue and fork (read from the logs Gemini CLI 0.61 writes, kept in
+//! `tests/real_logs/agents/gemini/`): `gemini --resume` goes on writing the session's own
+//! journal. Each resume appends a second header, a `$set` checkpoint holding only the
+//! session-context message, `$set sessionId`, then a checkpoint of the whole list, whose copies
+//! of earlier model messages carry no `tokens`, `toolCalls` or `model`; the run's own records
+//! follow. A checkpoint therefore never removes history here: a message it leaves out stays,
+//! and its copy of a message already replayed is merged with that message (the earlier, richer
+//! record's fields stay). When the resume starts in another minute than the session did, the
+//! CLI also writes a second file (a header and the context checkpoint, same `sessionId`) and
+//! writes nothing more to it: a journal without a record of its own is such a copy, not a
+//! conversation, and is skipped (`SkipReason::Replay`) so that the file holding the
+//! conversation owns the id. The CLI has no fork; its totals are per message, never cumulative.
 //!
 //! A journal is read by replaying it; the events of the messages that stand at the end of what
 //! was read are emitted then. A later append that only adds messages continues from there; one
@@ -106,9 +109,6 @@ pub struct State {
     /// A message record or a rewind was read: the file goes on a conversation of its own.
     #[serde(default)]
     own_records: bool,
-    /// A checkpoint held a model answer: it copies a conversation held before.
-    #[serde(default)]
-    checkpointed_answer: bool,
 }
 
 /// The messages of a journal as replayed so far, in order, not yet emitted.
@@ -220,13 +220,13 @@ fn replay_journal(
         pos = next;
     }
     let mut events = Vec::new();
-    let gemini = &st.states.gemini;
-    if gemini.checkpointed_answer && !gemini.own_records {
+    if !st.states.gemini.own_records {
         // A resume that starts in another minute than the session did writes a second file
-        // (header and a checkpoint of the conversation so far, same `sessionId`) and goes on
-        // writing the session's own file. Such a stub only replays what that file holds: it is
-        // no session of its own and must not take the id from the file that holds the
-        // conversation.
+        // (a header and a checkpoint, same `sessionId`) and goes on writing the session's own
+        // file. Such a stub only copies what that file holds: it is no session of its own and
+        // must not take the id from the file that holds the conversation. (A new session's
+        // journal is like it for the moment before its first prompt is written; it is read
+        // again once it grows.)
         st.meta.replay_only = true;
         return Ok(ParsedChunk {
             events,
@@ -275,16 +275,13 @@ fn journal_record(st: &mut ParseState, v: Value, pending: &mut Pending) -> Resul
             if !st.states.gemini.emitted.is_empty() {
                 return Err(Restart);
             }
-            // The list is replaced (a message the checkpoint leaves out is gone), but a copy of
-            // a message already replayed is merged with it (see `merged`).
-            let earlier = std::mem::take(pending);
+            // History, not the model's context: a message the checkpoint leaves out stays (a
+            // resume's first checkpoint holds only the session context), and a copy of a
+            // message already replayed is merged with it (see `merged`).
             for m in messages {
                 match str_field(m, "id") {
                     Some(id) => {
-                        let m = earlier.get(id).map_or_else(|| m.clone(), |e| merged(m, e));
-                        if str_field(&m, "type") == Some("gemini") {
-                            st.states.gemini.checkpointed_answer = true;
-                        }
+                        let m = pending.get(id).map_or_else(|| m.clone(), |e| merged(m, e));
                         pending.upsert(id, m);
                     }
                     None => st.malformed += 1,
