@@ -66,6 +66,22 @@ pub struct State {
     /// `isSidechain` of the file's first record that has one.
     #[serde(default)]
     own_chain: Option<bool>,
+    /// The last user record was a slash command (`<command-name>`): see [`is_command`].
+    #[serde(default)]
+    after_command: bool,
+}
+
+/// A slash command the person typed (`<command-name>/review</command-name>` with its message
+/// and arguments). A local one (`/exit`, `/model`) is answered by the CLI itself, with
+/// `<local-command-stdout>`; one that prompts the model is followed by its expanded prompt, a
+/// user record marked `isMeta` ("you will see <command-message>{name} is running…
+/// </command-message> followed by the expanded prompt", Claude Code's own description of
+/// them). That expanded prompt is the turn's prompt: without it the model's work on the
+/// command joined the turn before.
+fn is_command(text: &str) -> bool {
+    let t = text.trim_start();
+    (t.starts_with("<command-name>") || t.starts_with("<command-message>"))
+        && t.contains("</command-name>")
 }
 
 /// User-role texts that are not a person's prompt.
@@ -110,8 +126,18 @@ pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
     let inline_sidechain = chain == Some(true) && *own == Some(false);
     let ty = str_field(v, "type").unwrap_or("");
     match ty {
-        "user" => user(v, inline_sidechain, out),
-        "assistant" => assistant(st, v, out),
+        "user" => {
+            let after_command = std::mem::take(&mut st.states.claude_code.after_command);
+            let first = out.len();
+            user(v, inline_sidechain, after_command, out);
+            st.states.claude_code.after_command = out[first..]
+                .iter()
+                .any(|e| e.kind == EventKind::Notification && is_command(&e.text));
+        }
+        "assistant" => {
+            st.states.claude_code.after_command = false;
+            assistant(st, v, out)
+        }
         "system" => {
             let text = str_field(v, "content")
                 .or_else(|| str_field(v, "subtype"))
@@ -129,13 +155,14 @@ pub(crate) fn record(st: &mut ParseState, v: &Value, out: &mut Vec<Event>) {
     }
 }
 
-fn user(v: &Value, inline_sidechain: bool, out: &mut Vec<Event>) {
+fn user(v: &Value, inline_sidechain: bool, after_command: bool, out: &mut Vec<Event>) {
     let content = v
         .get("message")
         .and_then(|m| m.get("content"))
         .unwrap_or(&Value::Null);
+    let is_meta = v.get("isMeta").and_then(Value::as_bool).unwrap_or(false);
     let meta = inline_sidechain
-        || v.get("isMeta").and_then(Value::as_bool).unwrap_or(false)
+        || (is_meta && !after_command)
         || v.get("isCompactSummary")
             .and_then(Value::as_bool)
             .unwrap_or(false);
