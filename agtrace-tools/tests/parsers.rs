@@ -345,3 +345,32 @@ fn a_claude_slash_command_that_prompts_the_model_starts_a_turn() {
         .unwrap();
     assert_eq!(reminder.kind, EventKind::Notification);
 }
+
+/// The same on a real log: Claude Code 2.1.330 running a custom slash command in print mode
+/// (`claude -p "/shapecmd alpha"`, against the project's stand-in model).
+#[test]
+fn a_real_claude_slash_command_is_a_turn_with_its_expanded_prompt() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(
+        "tests/real_logs/agents/claude-slash/projects/-tmp-agtrace-slash/34a01172-7ad0-4555-94be-a6432609194c.jsonl",
+    );
+    let (state, events) = parse_file(Provider::ClaudeCode, &path, false).unwrap();
+    let turns = assemble(&events);
+    assert_eq!(turns.len(), 1);
+    assert_eq!(state.meta.prompts, 1);
+    let prompt = turns[0].prompt.as_deref().unwrap();
+    assert!(
+        prompt.starts_with("prmclaudec1kiwi: run the command scenario with alpha."),
+        "{prompt}"
+    );
+    let calls = turns[0]
+        .events
+        .iter()
+        .filter(|&&i| events[i as usize].kind == EventKind::ToolCall)
+        .count();
+    assert_eq!(calls, 1);
+    let answer = events
+        .iter()
+        .position(|e| e.text == "finclaudec1owl: done")
+        .unwrap() as u32;
+    assert!(turns[0].events.contains(&answer));
+}
