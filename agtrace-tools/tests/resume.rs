@@ -197,3 +197,53 @@ fn help_names_all_six_agents() {
         assert!(help.contains(p.spec().title), "{}: {help}", p.spec().title);
     }
 }
+
+/// A real Codex CLI 0.169.0 fork (`codex exec fork PARENT PROMPT`, run against the project's
+/// stand-in model; `tests/real_logs/agents/codex-fork/`): the fork's rollout copies none of the
+/// parent's records, but its `token_count` totals go on from the parent's (3,006 input after
+/// its first request of 1,003). Its own requests are counted, with or without the parent's
+/// file beside it: the stand-in reported 1,003 + 1,004 + 1,005 input (203 + 204 + 205 cached)
+/// and 53 + 54 + 55 output for the fork, 1,001 + 1,002 input for the parent.
+#[test]
+fn a_real_codex_fork_counts_its_own_requests_with_or_without_its_parent() {
+    const PARENT: &str = "01a22176-65d2-7423-a69f-1b3ed409ad02";
+    const FORK: &str = "01a22176-677d-73c2-be1a-485b2cf596ba";
+    let real = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/real_logs/agents/codex-fork/sessions");
+    for with_parent in [true, false] {
+        let tmp = tempfile::tempdir().unwrap();
+        let sessions_dir = tmp.path().join("logs/codex/sessions");
+        std::fs::create_dir_all(&sessions_dir).unwrap();
+        common::copy_tree(&real, &sessions_dir);
+        if !with_parent {
+            let day = sessions_dir.join("2026/11/28");
+            std::fs::remove_file(day.join(format!("rollout-2026-11-28T09-22-17-{PARENT}.jsonl")))
+                .unwrap();
+        }
+        for p in Provider::ALL {
+            std::fs::create_dir_all(tmp.path().join("logs").join(p.spec().tree_root)).unwrap();
+        }
+        let (store, _) = indexed(&tmp.path().join("logs"), &tmp.path().join("data"));
+        let listed = sessions(&store, Provider::Codex);
+        let fork = listed.iter().find(|s| s.id == FORK).unwrap();
+        assert_eq!(
+            (
+                fork.tokens.input,
+                fork.tokens.cached_input,
+                fork.tokens.output
+            ),
+            (1003 + 1004 + 1005, 203 + 204 + 205, 53 + 54 + 55),
+            "with_parent: {with_parent}"
+        );
+        assert_eq!(
+            (fork.tool_calls, fork.tool_errors, fork.turn_count),
+            (2, 1, 1)
+        );
+        assert_eq!(fork.parent_id.as_deref(), Some(PARENT));
+        let parent = listed.iter().find(|s| s.id == PARENT);
+        assert_eq!(parent.is_some(), with_parent);
+        if let Some(p) = parent {
+            assert_eq!((p.tokens.input, p.tokens.output), (1001 + 1002, 51 + 52));
+        }
+    }
+}
