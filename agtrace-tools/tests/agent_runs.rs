@@ -261,11 +261,20 @@ fn gemini_resume_latest_and_resume_in_a_later_minute() {
     check("gemini", Provider::Gemini, GEMINI_KNOWN);
 }
 
+/// Qwen Code's own logs (`qwen/projects/-tmp-agtrace-shapes-qwen/chats/<id>.jsonl`) of a
+/// session resumed by id (`--resume ID`) and continued (`--continue`), and a second session.
+const QWEN_KNOWN: &[&str] = &[];
+
+#[test]
+fn qwen_code_resume_and_continue() {
+    check("qwen", Provider::QwenCode, QWEN_KNOWN);
+}
+
 /// The fixtures are what `expected.json` says the CLI printed: one log set per agent, each
 /// session id printed by a run.
 #[test]
 fn expected_files_name_the_runs() {
-    for agent in ["claude", "codex", "gemini"] {
+    for agent in ["claude", "codex", "gemini", "qwen"] {
         let e: Value = serde_json::from_str(
             &std::fs::read_to_string(fixture(agent).join("expected.json")).unwrap(),
         )
