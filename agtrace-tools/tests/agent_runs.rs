@@ -270,11 +270,20 @@ fn qwen_code_resume_and_continue() {
     check("qwen", Provider::QwenCode, QWEN_KNOWN);
 }
 
+/// OpenCode's own database (`opencode/opencode.db`) of a session continued by id
+/// (`run --session ID`) and as the last one (`run --continue`), and a second session.
+const OPENCODE_KNOWN: &[&str] = &[];
+
+#[test]
+fn opencode_session_and_continue() {
+    check("opencode", Provider::Opencode, OPENCODE_KNOWN);
+}
+
 /// The fixtures are what `expected.json` says the CLI printed: one log set per agent, each
 /// session id printed by a run.
 #[test]
 fn expected_files_name_the_runs() {
-    for agent in ["claude", "codex", "gemini", "qwen"] {
+    for agent in ["claude", "codex", "gemini", "qwen", "opencode"] {
         let e: Value = serde_json::from_str(
             &std::fs::read_to_string(fixture(agent).join("expected.json")).unwrap(),
         )
