@@ -279,11 +279,21 @@ fn opencode_session_and_continue() {
     check("opencode", Provider::Opencode, OPENCODE_KNOWN);
 }
 
+/// Copilot CLI's own logs (`copilot/session-state/<id>/events.jsonl`), in its BYOK offline
+/// mode, of a session resumed by id (`--resume ID`) and continued (`--continue`), and a
+/// second session.
+const COPILOT_KNOWN: &[&str] = &[];
+
+#[test]
+fn copilot_cli_resume_and_continue() {
+    check("copilot", Provider::CopilotCli, COPILOT_KNOWN);
+}
+
 /// The fixtures are what `expected.json` says the CLI printed: one log set per agent, each
 /// session id printed by a run.
 #[test]
 fn expected_files_name_the_runs() {
-    for agent in ["claude", "codex", "gemini", "qwen", "opencode"] {
+    for agent in ["claude", "codex", "gemini", "qwen", "opencode", "copilot"] {
         let e: Value = serde_json::from_str(
             &std::fs::read_to_string(fixture(agent).join("expected.json")).unwrap(),
         )

@@ -26,6 +26,9 @@ CODEX_VERSION=$(sed -n 's/^CODEX_VERSION=//p' "$here/agent-check.sh")
 GEMINI_CLI_VERSION=$(sed -n 's/^GEMINI_CLI_VERSION=//p' "$here/agent-check.sh")
 QWEN_VERSION=$(sed -n 's/^QWEN_VERSION="${QWEN_VERSION:-\(.*\)}"$/\1/p' "$here/qwen-real-log.sh")
 OPENCODE_VERSION=$(sed -n 's/^OPENCODE_VERSION=//p' "$here/opencode-fixture.sh")
+# Copilot CLI's own BYOK mode (`copilot help environment`: COPILOT_PROVIDER_BASE_URL,
+# COPILOT_OFFLINE): no GitHub login.
+COPILOT_VERSION=1.0.102
 CLI_TIMEOUT=${AGENT_CLI_TIMEOUT:-180}
 
 target=${CARGO_TARGET_DIR:-$root/target}
@@ -71,13 +74,14 @@ trap cleanup EXIT
 
 # run_agent AGENT: all runs of one agent, then its fixtures.
 run_agent() {
-  local agent=$1 version qwen_bin="" opencode_bin=""
+  local agent=$1 version qwen_bin="" opencode_bin="" copilot_bin=""
   case $agent in
   claude) version=$CLAUDE_CODE_VERSION ;;
   codex) version=$CODEX_VERSION ;;
   gemini) version=$GEMINI_CLI_VERSION ;;
   qwen) version=$QWEN_VERSION ;;
   opencode) version=$OPENCODE_VERSION ;;
+  copilot) version=$COPILOT_VERSION ;;
   *) echo "run-shapes: unknown agent $agent" >&2; return 2 ;;
   esac
   local dir=$AGENTS_HOME/shapes/$agent
@@ -148,6 +152,13 @@ EOF
                 "webfetch": "deny"}}
 EOF
     ;;
+  copilot)
+    copilot_bin=$(extra_bin copilot @github/copilot "$COPILOT_VERSION" copilot)
+    env+=("COPILOT_HOME=$home/.copilot" "COPILOT_OFFLINE=true" "COPILOT_PROVIDER_BASE_URL=$url/v1"
+      "COPILOT_PROVIDER_TYPE=openai" "COPILOT_PROVIDER_API_KEY=dummy" "COPILOT_MODEL=scenario-model"
+      "COPILOT_AUTO_UPDATE=false")
+    mkdir -p "$home/.copilot"
+    ;;
   esac
 
   local started run prompt sid1="" sid rc
@@ -180,6 +191,9 @@ EOF
     opencode:r1 | opencode:s2) cmd=("$opencode_bin" run --format json "$prompt") ;;
     opencode:r2) cmd=("$opencode_bin" run --format json --session "$sid1" "$prompt") ;;
     opencode:r3) cmd=("$opencode_bin" run --format json --continue "$prompt") ;;
+    copilot:r1 | copilot:s2) cmd=("$copilot_bin" -p "$prompt") ;;
+    copilot:r2) cmd=("$copilot_bin" --resume "$sid1" -p "$prompt") ;;
+    copilot:r3) cmd=("$copilot_bin" --continue -p "$prompt") ;;
     gemini:r4)
       # A resume that starts in a later minute than the session's first file.
       sleep $((61 - 10#$(date +%S)))
@@ -188,6 +202,7 @@ EOF
     esac
     case $agent in
     claude) cmd+=(--output-format json --allowedTools Bash Read Write) ;;
+    copilot) cmd+=(--output-format json --allow-all --no-auto-update --disable-client-telemetry --no-ask-user) ;;
     esac
     rc=0
     (cd "$cwd" && "${t[@]}" "${env[@]}" "${cmd[@]}") >"$dir/$run.out" 2>"$dir/$run.err" || rc=$?
@@ -225,6 +240,14 @@ EOF
     for p in "$home"/.qwen/projects/*; do
       mkdir -p "$out/qwen/projects/$(basename "$p")"
       cp -a "$p/chats" "$out/qwen/projects/$(basename "$p")/chats"
+    done
+    ;;
+  copilot)
+    # Each session's events.jsonl (its folder's other files are not logs: locks, checkpoints).
+    local e
+    for e in "$home"/.copilot/session-state/*/events.jsonl; do
+      mkdir -p "$out/copilot/session-state/$(basename "$(dirname "$e")")"
+      cp -a "$e" "$out/copilot/session-state/$(basename "$(dirname "$e")")/"
     done
     ;;
   opencode)

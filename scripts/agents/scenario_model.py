@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""A scripted stand-in for the model APIs of Claude Code, Codex CLI, Gemini CLI, Qwen Code and
-OpenCode (the last two through the OpenAI chat completions API).
+"""A scripted stand-in for the model APIs of Claude Code, Codex CLI, Gemini CLI, Qwen Code,
+OpenCode and Copilot CLI (the last three through the OpenAI chat completions API).
 
 `fake_model.py` answers with calls of agtrace's MCP tools; this one makes an agent CLI use its
 OWN built-in tools (shell, read, write) in a conversation the scenario file scripts, so that
@@ -16,22 +16,22 @@ message that holds one of the MARKERs; the tool results after it say how many st
 the next step's calls are asked for, all in one model turn, and after the last step the final
 text. Each call is mapped to the tool the CLI offers for it (read from the request's tools):
 
-| kind  | Claude Code | Codex CLI                                   | Gemini CLI, Qwen Code | OpenCode |
-| ----- | ----------- | ------------------------------------------- | --------------------- | -------- |
-| shell | Bash        | exec_command / shell_command / shell        | run_shell_command     | bash     |
-| read  | Read        | the shell tool with `cat` (it has no reader) | read_file             | read     |
-| write | Write       | apply_patch (custom or function tool)       | write_file            | write    |
+| kind  | Claude Code | Codex CLI                                   | Gemini CLI, Qwen Code | OpenCode | Copilot CLI |
+| ----- | ----------- | ------------------------------------------- | --------------------- | -------- | ----------- |
+| shell | Bash        | exec_command / shell_command / shell        | run_shell_command     | bash     | bash        |
+| read  | Read        | the shell tool with `cat` (it has no reader) | read_file             | read     | view        |
+| write | Write       | apply_patch (custom or function tool)       | write_file            | write    | create      |
 
-(Gemini CLI speaks the Gemini API; Qwen Code and OpenCode the chat completions API, where the
-tool names, not the API, say which CLI asks. A tool's argument names are read from the schema
-the request offers: `file_path`/`absolute_path`/`filePath`/`path`.)
+(Gemini CLI speaks the Gemini API; Qwen Code, OpenCode and Copilot CLI (BYOK) the chat
+completions API, where the tool names, not the API, say which CLI asks. A tool's argument
+names are read from the schema the request offers: `file_path`/`absolute_path`/`filePath`/`path`, `content`/`file_text`.)
 
 Usage: the N-th request that asks for the scenario (offers a shell tool and carries a marker)
 reports input 1000+N (cached part included), cached 200+N and output 50+N tokens (chat
 completions: `prompt_tokens`, `prompt_tokens_details.cached_tokens`, `completion_tokens`, no
-reasoning tokens); any other request (titles, next-speaker checks) reports input 7, cached 0, output 1. Every request is
-appended to the ledger (JSON lines: what was asked, what was answered, the usage reported)
-and, whole, to the request log.
+reasoning tokens); any other request (titles, next-speaker checks) reports input 7, cached 0,
+output 1. Every request is appended to the ledger (JSON lines: what was asked, what was
+answered, the usage reported) and, whole, to the request log.
 
     scenario_model.py --scenario s.json --ledger ledger.jsonl --log requests.jsonl --port-file port
 """
@@ -165,9 +165,10 @@ def as_tool(api, tools, call):
             return "read_file", {key: call["path"]}, "function"
         return "write_file", {"file_path": call["path"], "content": call["content"]}, "function"
     if api == "chat":
-        # Qwen Code (run_shell_command, read_file, write_file) or OpenCode (bash, read, write).
-        names = {"shell": ("run_shell_command", "bash"), "read": ("read_file", "read"),
-                 "write": ("write_file", "write")}[kind]
+        # Qwen Code (run_shell_command, read_file, write_file), OpenCode (bash, read, write) or
+        # Copilot CLI (bash, view, create).
+        names = {"shell": ("run_shell_command", "bash"), "read": ("read_file", "read", "view"),
+                 "write": ("write_file", "write", "create")}[kind]
         name = next((n for n in names if n in tools), names[0])
         props = tools.get(name, (None, set()))[1]
         if kind == "shell":
@@ -180,7 +181,7 @@ def as_tool(api, tools, call):
         key = next((k for k in ("file_path", "absolute_path", "filePath", "path") if k in props), "file_path")
         args = {key: call["path"]}
         if kind == "write":
-            args["content"] = call["content"]
+            args["file_text" if "file_text" in props else "content"] = call["content"]
         return name, args, "function"
     # Codex: it has no reader; a read is `cat`, which fails by its exit code.
     if kind == "read":
