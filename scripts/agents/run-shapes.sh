@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Claude Code, Codex CLI and Gemini CLI (from npm, the versions agent-check.sh pins), Qwen Code
-# and OpenCode (the versions qwen-real-log.sh and opencode-fixture.sh pin) run offline
-# against scenario_model.py in several runs of one session and a second session in the same
-# folder, using their own shell/read/write tools; their logs and what the stand-in reported
-# become the fixtures under agtrace-tools/tests/real_logs/agents/<agent>/ that
-# agtrace-tools/tests/agent_runs.rs checks agtrace against.
+# and OpenCode (the versions qwen-real-log.sh and opencode-fixture.sh pin) and Copilot CLI (in
+# its BYOK mode, pinned below) run offline against scenario_model.py in several runs of one
+# session and a second session in the same folder, using their own shell/read/write tools;
+# their logs and what the stand-in reported become the fixtures under
+# agtrace-tools/tests/real_logs/agents/<agent>/ that agtrace-tools/tests/agent_runs.rs checks
+# agtrace against.
 #
-#   scripts/agents/run-shapes.sh                 # claude codex gemini qwen opencode
+#   scripts/agents/run-shapes.sh                 # claude codex gemini qwen opencode copilot
 #   scripts/agents/run-shapes.sh gemini          # one
 #   SHAPES_OUT=DIR scripts/agents/run-shapes.sh  # fixtures to DIR/<agent> instead
 #
@@ -271,5 +272,5 @@ dst.close()' "$home/.local/share/opencode/opencode.db" "$out/opencode/opencode.d
 }
 
 agents=("$@")
-[[ ${#agents[@]} -gt 0 ]] || agents=(claude codex gemini qwen opencode)
+[[ ${#agents[@]} -gt 0 ]] || agents=(claude codex gemini qwen opencode copilot)
 for agent in "${agents[@]}"; do run_agent "$agent"; done
