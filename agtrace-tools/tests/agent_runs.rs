@@ -1,10 +1,11 @@
 //! Resumed and multi-run sessions as the agents themselves log them: the logs under
 //! `tests/real_logs/agents/<agent>/` were written by the real CLIs (Claude Code, Codex CLI,
-//! Gemini CLI), run offline by `scripts/agents/run-shapes.sh` against a scripted stand-in model
-//! (`scripts/agents/scenario_model.py`; see `SOURCES.md`): a first prompt, a resume by id, a
-//! continue of the most recent session (Gemini: and a resume started in a later minute), then
-//! a second session in the same folder, with the CLI's own shell/read/write tools. Beside them,
-//! `expected.json` says what the stand-in asked for and reported.
+//! Gemini CLI, Qwen Code, OpenCode, Copilot CLI), run offline by `scripts/agents/run-shapes.sh`
+//! against a scripted stand-in model (`scripts/agents/scenario_model.py`; see `SOURCES.md`): a
+//! first prompt, a resume by id, a continue of the most recent session (Gemini: and a resume
+//! started in a later minute), then a second session in the same folder, with the CLI's own
+//! shell/read/write tools. Beside them, `expected.json` says what the stand-in asked for and
+//! reported.
 //!
 //! Each agent's test compares agtrace's index with it: the sessions and their ids (the id the
 //! CLI printed), turns and prompts, tool calls and failures, input/cached/output tokens (the
@@ -261,11 +262,39 @@ fn gemini_resume_latest_and_resume_in_a_later_minute() {
     check("gemini", Provider::Gemini, GEMINI_KNOWN);
 }
 
+/// Qwen Code's own logs (`qwen/projects/-tmp-agtrace-shapes-qwen/chats/<id>.jsonl`) of a
+/// session resumed by id (`--resume ID`) and continued (`--continue`), and a second session.
+const QWEN_KNOWN: &[&str] = &[];
+
+#[test]
+fn qwen_code_resume_and_continue() {
+    check("qwen", Provider::QwenCode, QWEN_KNOWN);
+}
+
+/// OpenCode's own database (`opencode/opencode.db`) of a session continued by id
+/// (`run --session ID`) and as the last one (`run --continue`), and a second session.
+const OPENCODE_KNOWN: &[&str] = &[];
+
+#[test]
+fn opencode_session_and_continue() {
+    check("opencode", Provider::Opencode, OPENCODE_KNOWN);
+}
+
+/// Copilot CLI's own logs (`copilot/session-state/<id>/events.jsonl`), in its BYOK offline
+/// mode, of a session resumed by id (`--resume ID`) and continued (`--continue`), and a
+/// second session.
+const COPILOT_KNOWN: &[&str] = &[];
+
+#[test]
+fn copilot_cli_resume_and_continue() {
+    check("copilot", Provider::CopilotCli, COPILOT_KNOWN);
+}
+
 /// The fixtures are what `expected.json` says the CLI printed: one log set per agent, each
 /// session id printed by a run.
 #[test]
 fn expected_files_name_the_runs() {
-    for agent in ["claude", "codex", "gemini"] {
+    for agent in ["claude", "codex", "gemini", "qwen", "opencode", "copilot"] {
         let e: Value = serde_json::from_str(
             &std::fs::read_to_string(fixture(agent).join("expected.json")).unwrap(),
         )

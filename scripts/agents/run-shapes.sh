@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Claude Code, Codex CLI and Gemini CLI (from npm, the versions agent-check.sh pins) run offline
-# against scenario_model.py in several runs of one session and a second session in the same
-# folder, using their own shell/read/write tools; their logs and what the stand-in reported
-# become the fixtures under agtrace-tools/tests/real_logs/agents/<agent>/ that
-# agtrace-tools/tests/agent_runs.rs checks agtrace against.
+# Claude Code, Codex CLI and Gemini CLI (from npm, the versions agent-check.sh pins), Qwen Code
+# and OpenCode (the versions qwen-real-log.sh and opencode-fixture.sh pin) and Copilot CLI (in
+# its BYOK mode, pinned below) run offline against scenario_model.py in several runs of one
+# session and a second session in the same folder, using their own shell/read/write tools;
+# their logs and what the stand-in reported become the fixtures under
+# agtrace-tools/tests/real_logs/agents/<agent>/ that agtrace-tools/tests/agent_runs.rs checks
+# agtrace against.
 #
-#   scripts/agents/run-shapes.sh                 # claude codex gemini
+#   scripts/agents/run-shapes.sh                 # claude codex gemini qwen opencode copilot
 #   scripts/agents/run-shapes.sh gemini          # one
 #   SHAPES_OUT=DIR scripts/agents/run-shapes.sh  # fixtures to DIR/<agent> instead
 #
@@ -23,6 +25,11 @@ exec </dev/null
 CLAUDE_CODE_VERSION=$(sed -n 's/^CLAUDE_CODE_VERSION=//p' "$here/agent-check.sh")
 CODEX_VERSION=$(sed -n 's/^CODEX_VERSION=//p' "$here/agent-check.sh")
 GEMINI_CLI_VERSION=$(sed -n 's/^GEMINI_CLI_VERSION=//p' "$here/agent-check.sh")
+QWEN_VERSION=$(sed -n 's/^QWEN_VERSION="${QWEN_VERSION:-\(.*\)}"$/\1/p' "$here/qwen-real-log.sh")
+OPENCODE_VERSION=$(sed -n 's/^OPENCODE_VERSION=//p' "$here/opencode-fixture.sh")
+# Copilot CLI's own BYOK mode (`copilot help environment`: COPILOT_PROVIDER_BASE_URL,
+# COPILOT_OFFLINE): no GitHub login.
+COPILOT_VERSION=1.0.102
 CLI_TIMEOUT=${AGENT_CLI_TIMEOUT:-180}
 
 target=${CARGO_TARGET_DIR:-$root/target}
@@ -46,6 +53,20 @@ if [[ ! -f $AGENTS_HOME/stamp || $(cat "$AGENTS_HOME/stamp") != "$stamp" ]]; the
   echo "$stamp" >"$AGENTS_HOME/stamp"
 fi
 cli_bin=$AGENTS_HOME/npm/node_modules/.bin
+
+# Qwen Code and OpenCode each in a folder of its own version, installed when first run.
+# extra_bin AGENT PACKAGE VERSION BIN: the path of BIN, installed if it is not there.
+extra_bin() {
+  local d=$AGENTS_HOME/$1-$3
+  if [[ ! -x $d/node_modules/.bin/$4 ]]; then
+    echo "agents: installing $2@$3 into $d" >&2
+    rm -rf "$d"
+    mkdir -p "$d"
+    echo '{"private": true}' >"$d/package.json"
+    (cd "$d" && "$CLIENTS_NODE" "$npm_cli" install --silent --no-audit --no-fund "$2@$3" >&2)
+  fi
+  echo "$d/node_modules/.bin/$4"
+}
 out_root=${SHAPES_OUT:-$root/agtrace-tools/tests/real_logs/agents}
 
 model_pid=""
@@ -54,11 +75,14 @@ trap cleanup EXIT
 
 # run_agent AGENT: all runs of one agent, then its fixtures.
 run_agent() {
-  local agent=$1 version
+  local agent=$1 version qwen_bin="" opencode_bin="" copilot_bin=""
   case $agent in
   claude) version=$CLAUDE_CODE_VERSION ;;
   codex) version=$CODEX_VERSION ;;
   gemini) version=$GEMINI_CLI_VERSION ;;
+  qwen) version=$QWEN_VERSION ;;
+  opencode) version=$OPENCODE_VERSION ;;
+  copilot) version=$COPILOT_VERSION ;;
   *) echo "run-shapes: unknown agent $agent" >&2; return 2 ;;
   esac
   local dir=$AGENTS_HOME/shapes/$agent
@@ -106,6 +130,36 @@ EOF
     # not the current session's (the session's own file and its tool-outputs included).
     printf '{"%s": "TRUST_FOLDER"}\n' "$cwd" >"$home/.gemini/trustedFolders.json"
     ;;
+  qwen)
+    qwen_bin=$(extra_bin qwen @qwen-code/qwen-code "$QWEN_VERSION" qwen)
+    env+=("OPENAI_API_KEY=dummy" "OPENAI_BASE_URL=$url/v1" "OPENAI_MODEL=scenario-model"
+      "QWEN_CODE_SUPPRESS_YOLO_WARNING=1")
+    mkdir -p "$home/.qwen"
+    ;;
+  opencode)
+    opencode_bin=$(extra_bin opencode opencode-ai "$OPENCODE_VERSION" opencode)
+    env+=("XDG_DATA_HOME=$home/.local/share" "XDG_CONFIG_HOME=$home/.config" "XDG_CACHE_HOME=$home/.cache"
+      "XDG_STATE_HOME=$home/.local/state" "OPENCODE_DISABLE_AUTOUPDATE=1" "OPENCODE_DISABLE_MODELS_FETCH=1"
+      "OPENCODE_DISABLE_LSP_DOWNLOAD=1" "OPENCODE_DISABLE_SHARE=1" "OPENCODE_DISABLE_DEFAULT_PLUGINS=1")
+    mkdir -p "$home/.config/opencode"
+    # A custom provider (@ai-sdk/openai-compatible, which OpenCode bundles) at the stand-in.
+    cat >"$home/.config/opencode/opencode.json" <<EOF
+{"\$schema": "https://opencode.ai/config.json", "autoupdate": false, "share": "disabled",
+ "provider": {"scenario": {"npm": "@ai-sdk/openai-compatible", "name": "Scenario",
+   "options": {"baseURL": "$url/v1", "apiKey": "dummy"},
+   "models": {"scenario-model": {"name": "Scenario model", "tool_call": true}}}},
+ "model": "scenario/scenario-model", "small_model": "scenario/scenario-model",
+ "permission": {"bash": "allow", "edit": "allow", "read": "allow", "external_directory": "allow",
+                "webfetch": "deny"}}
+EOF
+    ;;
+  copilot)
+    copilot_bin=$(extra_bin copilot @github/copilot "$COPILOT_VERSION" copilot)
+    env+=("COPILOT_HOME=$home/.copilot" "COPILOT_OFFLINE=true" "COPILOT_PROVIDER_BASE_URL=$url/v1"
+      "COPILOT_PROVIDER_TYPE=openai" "COPILOT_PROVIDER_API_KEY=dummy" "COPILOT_MODEL=scenario-model"
+      "COPILOT_AUTO_UPDATE=false")
+    mkdir -p "$home/.copilot"
+    ;;
   esac
 
   local started run prompt sid1="" sid rc
@@ -132,6 +186,15 @@ EOF
     gemini:r1 | gemini:s2) cmd=("$cli_bin/gemini" --yolo -o json -p "$prompt") ;;
     gemini:r2) cmd=("$cli_bin/gemini" --yolo -o json --resume "$sid1" -p "$prompt") ;;
     gemini:r3) cmd=("$cli_bin/gemini" --yolo -o json --resume latest -p "$prompt") ;;
+    qwen:r1 | qwen:s2) cmd=("$qwen_bin" --auth-type openai --yolo -o json "$prompt") ;;
+    qwen:r2) cmd=("$qwen_bin" --auth-type openai --yolo -o json --resume "$sid1" "$prompt") ;;
+    qwen:r3) cmd=("$qwen_bin" --auth-type openai --yolo -o json --continue "$prompt") ;;
+    opencode:r1 | opencode:s2) cmd=("$opencode_bin" run --format json "$prompt") ;;
+    opencode:r2) cmd=("$opencode_bin" run --format json --session "$sid1" "$prompt") ;;
+    opencode:r3) cmd=("$opencode_bin" run --format json --continue "$prompt") ;;
+    copilot:r1 | copilot:s2) cmd=("$copilot_bin" -p "$prompt") ;;
+    copilot:r2) cmd=("$copilot_bin" --resume "$sid1" -p "$prompt") ;;
+    copilot:r3) cmd=("$copilot_bin" --continue -p "$prompt") ;;
     gemini:r4)
       # A resume that starts in a later minute than the session's first file.
       sleep $((61 - 10#$(date +%S)))
@@ -140,6 +203,7 @@ EOF
     esac
     case $agent in
     claude) cmd+=(--output-format json --allowedTools Bash Read Write) ;;
+    copilot) cmd+=(--output-format json --allow-all --no-auto-update --disable-client-telemetry --no-ask-user) ;;
     esac
     rc=0
     (cd "$cwd" && "${t[@]}" "${env[@]}" "${cmd[@]}") >"$dir/$run.out" 2>"$dir/$run.err" || rc=$?
@@ -171,6 +235,35 @@ EOF
       cp -a "$d" "$out/gemini/tmp/$(basename "$(dirname "$d")")/chats"
     done
     ;;
+  qwen)
+    # The chat logs (and sub-agent transcripts, if any), not the CLI's other files.
+    local p
+    for p in "$home"/.qwen/projects/*; do
+      mkdir -p "$out/qwen/projects/$(basename "$p")"
+      cp -a "$p/chats" "$out/qwen/projects/$(basename "$p")/chats"
+    done
+    ;;
+  copilot)
+    # Each session's events.jsonl (its folder's other files are not logs: locks, checkpoints).
+    local e
+    for e in "$home"/.copilot/session-state/*/events.jsonl; do
+      mkdir -p "$out/copilot/session-state/$(basename "$(dirname "$e")")"
+      cp -a "$e" "$out/copilot/session-state/$(basename "$(dirname "$e")")/"
+    done
+    ;;
+  opencode)
+    # A consistent copy (the WAL folded in) through SQLite's backup API, in rollback-journal
+    # mode and vacuumed, as opencode-fixture.sh makes one.
+    mkdir -p "$out/opencode"
+    "$CLIENTS_PY" -c '
+import sqlite3, sys
+src = sqlite3.connect(sys.argv[1])
+dst = sqlite3.connect(sys.argv[2])
+src.backup(dst)
+dst.execute("PRAGMA journal_mode=delete")
+dst.execute("VACUUM")
+dst.close()' "$home/.local/share/opencode/opencode.db" "$out/opencode/opencode.db"
+    ;;
   esac
   "$CLIENTS_PY" "$here/shapes_expected.py" expected --agent "$agent" --version "$version" \
     --scenario "$dir/scenario.json" --ledger "$dir/ledger.jsonl" --runs "$dir/runs.jsonl" --tree "$out" >"$out/expected.json.tmp"
@@ -179,5 +272,5 @@ EOF
 }
 
 agents=("$@")
-[[ ${#agents[@]} -gt 0 ]] || agents=(claude codex gemini)
+[[ ${#agents[@]} -gt 0 ]] || agents=(claude codex gemini qwen opencode copilot)
 for agent in "${agents[@]}"; do run_agent "$agent"; done

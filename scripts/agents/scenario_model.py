@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A scripted stand-in for the model APIs of Claude Code, Codex CLI and Gemini CLI.
+"""A scripted stand-in for the model APIs of Claude Code, Codex CLI, Gemini CLI, Qwen Code,
+OpenCode and Copilot CLI (the last three through the OpenAI chat completions API).
 
 `fake_model.py` answers with calls of agtrace's MCP tools; this one makes an agent CLI use its
 OWN built-in tools (shell, read, write) in a conversation the scenario file scripts, so that
@@ -15,17 +16,22 @@ message that holds one of the MARKERs; the tool results after it say how many st
 the next step's calls are asked for, all in one model turn, and after the last step the final
 text. Each call is mapped to the tool the CLI offers for it (read from the request's tools):
 
-| kind  | Claude Code | Codex CLI                                   | Gemini CLI        |
-| ----- | ----------- | ------------------------------------------- | ----------------- |
-| shell | Bash        | exec_command / shell_command / shell        | run_shell_command |
-| read  | Read        | the shell tool with `cat` (it has no reader) | read_file         |
-| write | Write       | apply_patch (custom or function tool)       | write_file        |
+| kind  | Claude Code | Codex CLI                                   | Gemini CLI, Qwen Code | OpenCode | Copilot CLI |
+| ----- | ----------- | ------------------------------------------- | --------------------- | -------- | ----------- |
+| shell | Bash        | exec_command / shell_command / shell        | run_shell_command     | bash     | bash        |
+| read  | Read        | the shell tool with `cat` (it has no reader) | read_file             | read     | view        |
+| write | Write       | apply_patch (custom or function tool)       | write_file            | write    | create      |
+
+(Gemini CLI speaks the Gemini API; Qwen Code, OpenCode and Copilot CLI (BYOK) the chat
+completions API, where the tool names, not the API, say which CLI asks. A tool's argument
+names are read from the schema the request offers: `file_path`/`absolute_path`/`filePath`/`path`, `content`/`file_text`.)
 
 Usage: the N-th request that asks for the scenario (offers a shell tool and carries a marker)
-reports input 1000+N (cached part included), cached 200+N and output 50+N tokens; any other
-request (titles, next-speaker checks) reports input 7, cached 0, output 1. Every request is
-appended to the ledger (JSON lines: what was asked, what was answered, the usage reported)
-and, whole, to the request log.
+reports input 1000+N (cached part included), cached 200+N and output 50+N tokens (chat
+completions: `prompt_tokens`, `prompt_tokens_details.cached_tokens`, `completion_tokens`, no
+reasoning tokens); any other request (titles, next-speaker checks) reports input 7, cached 0,
+output 1. Every request is appended to the ledger (JSON lines: what was asked, what was
+answered, the usage reported) and, whole, to the request log.
 
     scenario_model.py --scenario s.json --ledger ledger.jsonl --log requests.jsonl --port-file port
 """
@@ -58,6 +64,10 @@ def declared(api, body):
             for fd in t.get("functionDeclarations") or t.get("function_declarations") or []:
                 schema = fd.get("parametersJsonSchema") or fd.get("parameters") or {}
                 out[fd.get("name")] = ("function", set((schema.get("properties") or {}).keys()))
+        elif api == "chat":
+            fn = t.get("function") or {}
+            schema = fn.get("parameters") or {}
+            out[fn.get("name")] = ("function", set((schema.get("properties") or {}).keys()))
         elif api == "anthropic":
             schema = t.get("input_schema") or {}
             out[t.get("name")] = (t.get("type") or "function", set((schema.get("properties") or {}).keys()))
@@ -83,6 +93,16 @@ def texts(api, body):
                     prompts.append((i, b.get("text", "")))
                 elif b.get("type") == "tool_result":
                     results.append(i)
+    elif api == "chat":
+        for i, m in enumerate(body.get("messages") or []):
+            if m.get("role") == "tool":
+                results.append(i)
+            elif m.get("role") == "user":
+                c = m.get("content")
+                if isinstance(c, str):
+                    prompts.append((i, c))
+                else:
+                    prompts += [(i, p.get("text", "")) for p in c or [] if isinstance(p, dict)]
     elif api == "responses":
         for i, item in enumerate(body.get("input") or []):
             if not isinstance(item, dict):
@@ -144,6 +164,25 @@ def as_tool(api, tools, call):
             key = "absolute_path" if "absolute_path" in props else "file_path"
             return "read_file", {key: call["path"]}, "function"
         return "write_file", {"file_path": call["path"], "content": call["content"]}, "function"
+    if api == "chat":
+        # Qwen Code (run_shell_command, read_file, write_file), OpenCode (bash, read, write) or
+        # Copilot CLI (bash, view, create).
+        names = {"shell": ("run_shell_command", "bash"), "read": ("read_file", "read", "view"),
+                 "write": ("write_file", "write", "create")}[kind]
+        name = next((n for n in names if n in tools), names[0])
+        props = tools.get(name, (None, set()))[1]
+        if kind == "shell":
+            args = {"command": call["command"]}
+            if "description" in props:
+                args["description"] = "Run a command"
+            if "is_background" in props:
+                args["is_background"] = False
+            return name, args, "function"
+        key = next((k for k in ("file_path", "absolute_path", "filePath", "path") if k in props), "file_path")
+        args = {key: call["path"]}
+        if kind == "write":
+            args["file_text" if "file_text" in props else "content"] = call["content"]
+        return name, args, "function"
     # Codex: it has no reader; a read is `cat`, which fails by its exit code.
     if kind == "read":
         call = {"kind": "shell", "command": f"cat {call['path']}"}
@@ -237,11 +276,45 @@ def gemini_answer(calls, text, stream, model, u):
     return "application/json", json.dumps(chunk).encode()
 
 
+def chat_answer(calls, text, stream, model, u):
+    usage = {"prompt_tokens": u["input"], "completion_tokens": u["output"],
+             "total_tokens": u["input"] + u["output"],
+             "prompt_tokens_details": {"cached_tokens": u["cached"]}}
+    cid = f"chatcmpl-scn-{u['n']:04d}"
+    tool_calls = [{"id": c, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+                  for c, name, args, _ in calls]
+    finish = "tool_calls" if calls else "stop"
+    if not stream:
+        msg = {"role": "assistant", "content": text}
+        if tool_calls:
+            msg["tool_calls"] = tool_calls
+        return "application/json", json.dumps({
+            "id": cid, "object": "chat.completion", "created": 0, "model": model,
+            "choices": [{"index": 0, "message": msg, "finish_reason": finish}], "usage": usage}).encode()
+
+    def chunk(choices, with_usage=False):
+        c = {"id": cid, "object": "chat.completion.chunk", "created": 0, "model": model, "choices": choices}
+        if with_usage:
+            c["usage"] = usage
+        return b"data: " + json.dumps(c).encode() + b"\n\n"
+
+    out = [chunk([{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}])]
+    if text is not None:
+        out.append(chunk([{"index": 0, "delta": {"content": text}, "finish_reason": None}]))
+    for i, tc in enumerate(tool_calls):
+        out.append(chunk([{"index": 0, "delta": {"tool_calls": [dict(tc, index=i)]}, "finish_reason": None}]))
+    out.append(chunk([{"index": 0, "delta": {}, "finish_reason": finish}]))
+    # The usage chunk (as with stream_options.include_usage): no choices.
+    out.append(chunk([], with_usage=True))
+    out.append(b"data: [DONE]\n\n")
+    return "text/event-stream", b"".join(out)
+
+
 # Gemini CLI asks side questions in JSON mode (next speaker, model routing, loop checks).
 GEMINI_JSON_TEXT = json.dumps({"next_speaker": "user", "reasoning": "The task is complete.",
                                "model_choice": "flash", "complexity_reasoning": "simple",
                                "complexity_score": 1})
-SHELL_TOOLS = {"Bash", "exec_command", "shell_command", "shell", "run_shell_command"}
+SHELL_TOOLS = {"Bash", "exec_command", "shell_command", "shell", "run_shell_command", "bash"}
 SESSION_HEADERS = ("x-claude-code-session-id", "session_id", "session-id", "conversation_id",
                    "x-gemini-api-privileged-user-id", "x-client-request-id")
 
@@ -287,6 +360,8 @@ class Handler(BaseHTTPRequestHandler):
             api = "anthropic"
         elif bare.endswith("/responses"):
             api = "responses"
+        elif bare.endswith("/chat/completions"):
+            api = "chat"
         elif "generatecontent" in path.lower():
             api = "gemini"
         else:
@@ -336,6 +411,8 @@ class Handler(BaseHTTPRequestHandler):
             ctype, payload = anthropic_answer(calls, text, bool(body.get("stream")), model, u)
         elif api == "responses":
             ctype, payload = responses_answer(calls, text, model, u)
+        elif api == "chat":
+            ctype, payload = chat_answer(calls, text, bool(body.get("stream")), model, u)
         else:
             ctype, payload = gemini_answer(calls, text, "streamGenerateContent" in path, model, u)
         self.reply(200, ctype, payload)

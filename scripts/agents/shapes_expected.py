@@ -65,6 +65,11 @@ def session_id(args):
             sid = json.loads(out).get("session_id") or json.loads(out).get("sessionId") or ""
         except ValueError:
             pass
+    elif args.agent in ("qwen", "opencode", "copilot"):
+        # Qwen's `-o json` (a list of events), OpenCode's `--format json` and Copilot's
+        # `--output-format json` (JSON lines) name the session in an event: the first one.
+        m = re.search(r'"(?:session_id|sessionID|sessionId)"\s*:\s*"([^"]+)"', out)
+        sid = m.group(1) if m else ""
     if not sid:
         m = re.search(r"session[ _]id:?\s*\"?([0-9a-f]{8}-[0-9a-f-]{27})", out + err, re.I)
         sid = m.group(1) if m else ""
