@@ -17,9 +17,6 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 exec </dev/null
 
-CLAUDE_CODE_VERSION=2.1.330
-CODEX_VERSION=0.169.0
-GEMINI_CLI_VERSION=0.61.0
 # Every CLI invocation is bounded; the whole run then is too.
 CLI_TIMEOUT=${AGENT_CLI_TIMEOUT:-120}
 # The model Codex is told it talks to: its tool-output limit comes from that model's metadata.
@@ -29,27 +26,9 @@ CLI_TIMEOUT=${AGENT_CLI_TIMEOUT:-120}
 CODEX_MODEL=${AGENT_CODEX_MODEL:-gpt-5.5}
 CODEX_FALLBACK_MODEL=agtrace-stand-in
 
-target=${CARGO_TARGET_DIR:-$root/target}
-export MCP_CLIENTS_HOME=${MCP_CLIENTS_HOME:-$target/clients}
-source "$root/scripts/clients/install.sh"
-node_dir=$(dirname "$CLIENTS_NODE")
-npm_cli=$(dirname "$node_dir")/lib/node_modules/npm/bin/npm-cli.js
-# The CLIs need Node 22+ (Claude Code's engines field says so); they find `node` on PATH.
-export PATH=$node_dir:$PATH
-
-AGENTS_HOME=${MCP_AGENTS_HOME:-$target/agents}
-stamp="claude-code=$CLAUDE_CODE_VERSION codex=$CODEX_VERSION gemini-cli=$GEMINI_CLI_VERSION node=$("$CLIENTS_NODE" --version)"
-if [[ ! -f $AGENTS_HOME/stamp || $(cat "$AGENTS_HOME/stamp") != "$stamp" ]]; then
-  echo "agents: installing into $AGENTS_HOME ($stamp)" >&2
-  rm -rf "$AGENTS_HOME/npm"
-  mkdir -p "$AGENTS_HOME/npm"
-  echo '{"private": true}' >"$AGENTS_HOME/npm/package.json"
-  (cd "$AGENTS_HOME/npm" && "$CLIENTS_NODE" "$npm_cli" install --silent --no-audit --no-fund \
-    "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" \
-    "@google/gemini-cli@$GEMINI_CLI_VERSION" >&2)
-  echo "$stamp" >"$AGENTS_HOME/stamp"
-fi
-cli_bin=$AGENTS_HOME/npm/node_modules/.bin
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+install_agents
 
 # shellcheck source=../lib/debug-bin.sh
 source "$root/scripts/lib/debug-bin.sh"

@@ -11,18 +11,9 @@ root=$(cd "$here/../.." && pwd)
 CCUSAGE_VERSION=20.0.24
 fixtures=${1:-$root/agtrace-tools/tests/real_logs/agents}
 
-target=${CARGO_TARGET_DIR:-$root/target}
-export MCP_CLIENTS_HOME=${MCP_CLIENTS_HOME:-$target/clients}
-source "$root/scripts/clients/install.sh"
-node_dir=$(dirname "$CLIENTS_NODE")
-npm_cli=$(dirname "$node_dir")/lib/node_modules/npm/bin/npm-cli.js
-export PATH=$node_dir:$PATH
+# shellcheck source=lib.sh
+source "$here/lib.sh"
 home=$target/ccusage
-if [[ ! -f $home/stamp || $(cat "$home/stamp") != "$CCUSAGE_VERSION" ]]; then
-  rm -rf "$home" && mkdir -p "$home"
-  echo '{"private": true}' >"$home/package.json"
-  (cd "$home" && "$CLIENTS_NODE" "$npm_cli" install --silent --no-audit --no-fund "ccusage@$CCUSAGE_VERSION" >&2)
-  echo "$CCUSAGE_VERSION" >"$home/stamp"
-fi
+npm_once "$home" "$CCUSAGE_VERSION" "ccusage@$CCUSAGE_VERSION"
 echo "ccusage $CCUSAGE_VERSION on $fixtures" >&2
 "$CLIENTS_PY" "$here/ccusage-compare.py" "$home/node_modules/.bin/ccusage" "$fixtures"

@@ -25,6 +25,8 @@ import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from model_answers import GEMINI_JSON_TEXT, anthropic_answer, gemini_answer, responses_answer
+
 FINAL_TEXT = "All tool results received."
 
 
@@ -103,92 +105,8 @@ def has_tool_results(api, body):
     return False
 
 
-# ---------------------------------------------------------------------------------------
-# The answers, per API.
-
-
-def sse(event, data):
-    head = f"event: {event}\n" if event else ""
-    return (head + "data: " + json.dumps(data) + "\n\n").encode()
-
-
-def anthropic_answer(calls, text, stream, model):
-    """calls: list of (id, name, args)."""
-    blocks = [{"type": "tool_use", "id": cid, "name": name, "input": args} for cid, name, args in calls]
-    if text is not None:
-        blocks = [{"type": "text", "text": text}]
-    stop = "tool_use" if calls else "end_turn"
-    usage = {"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
-    if not stream:
-        return "application/json", json.dumps({
-            "id": "msg_fake", "type": "message", "role": "assistant", "model": model,
-            "content": blocks, "stop_reason": stop, "stop_sequence": None, "usage": usage,
-        }).encode()
-    out = [sse("message_start", {"type": "message_start", "message": {
-        "id": "msg_fake", "type": "message", "role": "assistant", "model": model, "content": [],
-        "stop_reason": None, "stop_sequence": None, "usage": usage}})]
-    for i, block in enumerate(blocks):
-        if block["type"] == "text":
-            out.append(sse("content_block_start", {"type": "content_block_start", "index": i,
-                                                   "content_block": {"type": "text", "text": ""}}))
-            out.append(sse("content_block_delta", {"type": "content_block_delta", "index": i,
-                                                   "delta": {"type": "text_delta", "text": block["text"]}}))
-        else:
-            out.append(sse("content_block_start", {"type": "content_block_start", "index": i, "content_block": {
-                "type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}}))
-            out.append(sse("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {
-                "type": "input_json_delta", "partial_json": json.dumps(block["input"])}}))
-        out.append(sse("content_block_stop", {"type": "content_block_stop", "index": i}))
-    out.append(sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-                                     "usage": {"output_tokens": 5}}))
-    out.append(sse("message_stop", {"type": "message_stop"}))
-    return "text/event-stream", b"".join(out)
-
-
-def responses_answer(calls, text, model, search=None):
-    items = []
-    if search is not None:
-        calls, text = [], None
-        items.append({"type": "tool_search_call", "id": "tsc_fake", "call_id": "search_0", "status": "completed",
-                      "execution": "client", "arguments": search})
-    for cid, name, args in calls:
-        item = {"type": "function_call", "id": f"fc_{cid}", "call_id": cid, "name": name,
-                "arguments": json.dumps(args), "status": "completed"}
-        if "/" in name:
-            item["namespace"], item["name"] = name.split("/", 1)
-        items.append(item)
-    if text is not None:
-        items = [{"type": "message", "id": "msg_fake", "role": "assistant", "status": "completed",
-                  "content": [{"type": "output_text", "text": text, "annotations": []}]}]
-    out = [sse("response.created", {"type": "response.created", "response": {
-        "id": "resp_fake", "object": "response", "status": "in_progress", "model": model, "output": []}})]
-    for i, item in enumerate(items):
-        out.append(sse("response.output_item.added", {"type": "response.output_item.added", "output_index": i, "item": item}))
-        out.append(sse("response.output_item.done", {"type": "response.output_item.done", "output_index": i, "item": item}))
-    out.append(sse("response.completed", {"type": "response.completed", "response": {
-        "id": "resp_fake", "object": "response", "status": "completed", "model": model, "output": items,
-        "usage": {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
-                  "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}}}))
-    return "text/event-stream", b"".join(out)
-
-
-def gemini_answer(calls, text, stream, model):
-    parts = [{"functionCall": {"id": cid, "name": name, "args": args}} for cid, name, args in calls]
-    if text is not None:
-        parts = [{"text": text}]
-    chunk = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
-             "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
-             "modelVersion": model}
-    if stream:
-        return "text/event-stream", ("data: " + json.dumps(chunk) + "\r\n\r\n").encode()
-    return "application/json", json.dumps(chunk).encode()
-
-
-# Gemini CLI asks the model side questions in JSON mode (next speaker, model routing, loop
-# checks); one object with the fields they read keeps each of them quiet.
-GEMINI_JSON_TEXT = json.dumps({"next_speaker": "user", "reasoning": "The task is complete.",
-                               "model_choice": "flash", "complexity_reasoning": "simple",
-                               "complexity_score": 1})
+# What every answer reports: the agent check looks at tool results, not at usage.
+USAGE = {"n": 0, "input": 10, "cached": 0, "output": 5}
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -256,7 +174,7 @@ class Handler(BaseHTTPRequestHandler):
         if search:
             pass
         elif main and not has_tool_results(api, body):
-            calls = [(f"call_{i}", name, args) for i, (_, args, name) in enumerate(wanted)]
+            calls = [(f"call_{i}", name, args, "function") for i, (_, args, name) in enumerate(wanted)]
         else:
             text = FINAL_TEXT
             if api == "gemini" and (body.get("generationConfig") or {}).get("responseMimeType") == "application/json":
@@ -265,11 +183,11 @@ class Handler(BaseHTTPRequestHandler):
                      "tool_search": search, "offered": names, "body": body})
         model = body.get("model") or "fake-model"
         if api == "anthropic":
-            ctype, payload = anthropic_answer(calls, text, bool(body.get("stream")), model)
+            ctype, payload = anthropic_answer(calls, text, bool(body.get("stream")), model, USAGE)
         elif api == "responses":
-            ctype, payload = responses_answer(calls, text, model, search)
+            ctype, payload = responses_answer(calls, text, model, USAGE, search)
         else:
-            ctype, payload = gemini_answer(calls, text, "streamGenerateContent" in path, model)
+            ctype, payload = gemini_answer(calls, text, "streamGenerateContent" in path, model, USAGE)
         self.reply(200, ctype, payload)
 
 

@@ -22,9 +22,6 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
 exec </dev/null
 
-CLAUDE_CODE_VERSION=$(sed -n 's/^CLAUDE_CODE_VERSION=//p' "$here/agent-check.sh")
-CODEX_VERSION=$(sed -n 's/^CODEX_VERSION=//p' "$here/agent-check.sh")
-GEMINI_CLI_VERSION=$(sed -n 's/^GEMINI_CLI_VERSION=//p' "$here/agent-check.sh")
 QWEN_VERSION=$(sed -n 's/^QWEN_VERSION="${QWEN_VERSION:-\(.*\)}"$/\1/p' "$here/qwen-real-log.sh")
 OPENCODE_VERSION=$(sed -n 's/^OPENCODE_VERSION=//p' "$here/opencode-fixture.sh")
 # Copilot CLI's own BYOK mode (`copilot help environment`: COPILOT_PROVIDER_BASE_URL,
@@ -32,39 +29,15 @@ OPENCODE_VERSION=$(sed -n 's/^OPENCODE_VERSION=//p' "$here/opencode-fixture.sh")
 COPILOT_VERSION=1.0.102
 CLI_TIMEOUT=${AGENT_CLI_TIMEOUT:-180}
 
-target=${CARGO_TARGET_DIR:-$root/target}
-export MCP_CLIENTS_HOME=${MCP_CLIENTS_HOME:-$target/clients}
-source "$root/scripts/clients/install.sh"
-node_dir=$(dirname "$CLIENTS_NODE")
-npm_cli=$(dirname "$node_dir")/lib/node_modules/npm/bin/npm-cli.js
-export PATH=$node_dir:$PATH
-
-# The same install (and stamp) as agent-check.sh.
-AGENTS_HOME=${MCP_AGENTS_HOME:-$target/agents}
-stamp="claude-code=$CLAUDE_CODE_VERSION codex=$CODEX_VERSION gemini-cli=$GEMINI_CLI_VERSION node=$("$CLIENTS_NODE" --version)"
-if [[ ! -f $AGENTS_HOME/stamp || $(cat "$AGENTS_HOME/stamp") != "$stamp" ]]; then
-  echo "agents: installing into $AGENTS_HOME ($stamp)" >&2
-  rm -rf "$AGENTS_HOME/npm"
-  mkdir -p "$AGENTS_HOME/npm"
-  echo '{"private": true}' >"$AGENTS_HOME/npm/package.json"
-  (cd "$AGENTS_HOME/npm" && "$CLIENTS_NODE" "$npm_cli" install --silent --no-audit --no-fund \
-    "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@openai/codex@$CODEX_VERSION" \
-    "@google/gemini-cli@$GEMINI_CLI_VERSION" >&2)
-  echo "$stamp" >"$AGENTS_HOME/stamp"
-fi
-cli_bin=$AGENTS_HOME/npm/node_modules/.bin
+# shellcheck source=lib.sh
+source "$here/lib.sh"
+install_agents
 
 # Qwen Code and OpenCode each in a folder of its own version, installed when first run.
 # extra_bin AGENT PACKAGE VERSION BIN: the path of BIN, installed if it is not there.
 extra_bin() {
   local d=$AGENTS_HOME/$1-$3
-  if [[ ! -x $d/node_modules/.bin/$4 ]]; then
-    echo "agents: installing $2@$3 into $d" >&2
-    rm -rf "$d"
-    mkdir -p "$d"
-    echo '{"private": true}' >"$d/package.json"
-    (cd "$d" && "$CLIENTS_NODE" "$npm_cli" install --silent --no-audit --no-fund "$2@$3" >&2)
-  fi
+  npm_once "$d" "$2@$3" "$2@$3"
   echo "$d/node_modules/.bin/$4"
 }
 out_root=${SHAPES_OUT:-$root/agtrace-tools/tests/real_logs/agents}

@@ -42,12 +42,9 @@ import os
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from model_answers import GEMINI_JSON_TEXT, anthropic_answer, chat_answer, gemini_answer, responses_answer
+
 SIDE_USAGE = {"input": 7, "cached": 0, "output": 1}
-
-
-def sse(event, data):
-    head = f"event: {event}\n" if event else ""
-    return (head + "data: " + json.dumps(data) + "\n\n").encode()
 
 
 # ---------------------------------------------------------------------------------------
@@ -198,122 +195,6 @@ def as_tool(api, tools, call):
     return "apply_patch", {"input": patch}, "function"
 
 
-# ---------------------------------------------------------------------------------------
-# The answers, per API, with the chosen usage.
-
-
-def anthropic_answer(calls, text, stream, model, u):
-    blocks = [{"type": "tool_use", "id": cid, "name": name, "input": args} for cid, name, args, _ in calls]
-    if text is not None:
-        blocks = [{"type": "text", "text": text}]
-    stop = "tool_use" if calls else "end_turn"
-    # The Messages API's input_tokens leaves out the cache reads.
-    usage = {"input_tokens": u["input"] - u["cached"], "cache_creation_input_tokens": 0,
-             "cache_read_input_tokens": u["cached"], "output_tokens": u["output"]}
-    msg_id = f"msg_scn_{u['n']:04d}"
-    if not stream:
-        return "application/json", json.dumps({
-            "id": msg_id, "type": "message", "role": "assistant", "model": model,
-            "content": blocks, "stop_reason": stop, "stop_sequence": None, "usage": usage}).encode()
-    start_usage = dict(usage, output_tokens=1)
-    out = [sse("message_start", {"type": "message_start", "message": {
-        "id": msg_id, "type": "message", "role": "assistant", "model": model, "content": [],
-        "stop_reason": None, "stop_sequence": None, "usage": start_usage}})]
-    for i, block in enumerate(blocks):
-        if block["type"] == "text":
-            out.append(sse("content_block_start", {"type": "content_block_start", "index": i,
-                                                   "content_block": {"type": "text", "text": ""}}))
-            out.append(sse("content_block_delta", {"type": "content_block_delta", "index": i,
-                                                   "delta": {"type": "text_delta", "text": block["text"]}}))
-        else:
-            out.append(sse("content_block_start", {"type": "content_block_start", "index": i, "content_block": {
-                "type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}}))
-            out.append(sse("content_block_delta", {"type": "content_block_delta", "index": i, "delta": {
-                "type": "input_json_delta", "partial_json": json.dumps(block["input"])}}))
-        out.append(sse("content_block_stop", {"type": "content_block_stop", "index": i}))
-    out.append(sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-                                     "usage": usage}))
-    out.append(sse("message_stop", {"type": "message_stop"}))
-    return "text/event-stream", b"".join(out)
-
-
-def responses_answer(calls, text, model, u):
-    items = []
-    for cid, name, args, how in calls:
-        if how == "custom":
-            items.append({"type": "custom_tool_call", "id": f"ctc_{cid}", "call_id": cid, "name": name,
-                          "input": args, "status": "completed"})
-        else:
-            items.append({"type": "function_call", "id": f"fc_{cid}", "call_id": cid, "name": name,
-                          "arguments": json.dumps(args), "status": "completed"})
-    if text is not None:
-        items = [{"type": "message", "id": f"msg_scn_{u['n']:04d}", "role": "assistant", "status": "completed",
-                  "content": [{"type": "output_text", "text": text, "annotations": []}]}]
-    rid = f"resp_scn_{u['n']:04d}"
-    out = [sse("response.created", {"type": "response.created", "response": {
-        "id": rid, "object": "response", "status": "in_progress", "model": model, "output": []}})]
-    for i, item in enumerate(items):
-        out.append(sse("response.output_item.added", {"type": "response.output_item.added", "output_index": i, "item": item}))
-        out.append(sse("response.output_item.done", {"type": "response.output_item.done", "output_index": i, "item": item}))
-    out.append(sse("response.completed", {"type": "response.completed", "response": {
-        "id": rid, "object": "response", "status": "completed", "model": model, "output": items,
-        "usage": {"input_tokens": u["input"], "input_tokens_details": {"cached_tokens": u["cached"]},
-                  "output_tokens": u["output"], "output_tokens_details": {"reasoning_tokens": 0},
-                  "total_tokens": u["input"] + u["output"]}}}))
-    return "text/event-stream", b"".join(out)
-
-
-def gemini_answer(calls, text, stream, model, u):
-    parts = [{"functionCall": {"id": cid, "name": name, "args": args}} for cid, name, args, _ in calls]
-    if text is not None:
-        parts = [{"text": text}]
-    chunk = {"candidates": [{"content": {"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}],
-             "usageMetadata": {"promptTokenCount": u["input"], "cachedContentTokenCount": u["cached"],
-                               "candidatesTokenCount": u["output"], "totalTokenCount": u["input"] + u["output"]},
-             "modelVersion": model}
-    if stream:
-        return "text/event-stream", ("data: " + json.dumps(chunk) + "\r\n\r\n").encode()
-    return "application/json", json.dumps(chunk).encode()
-
-
-def chat_answer(calls, text, stream, model, u):
-    usage = {"prompt_tokens": u["input"], "completion_tokens": u["output"],
-             "total_tokens": u["input"] + u["output"],
-             "prompt_tokens_details": {"cached_tokens": u["cached"]}}
-    cid = f"chatcmpl-scn-{u['n']:04d}"
-    tool_calls = [{"id": c, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
-                  for c, name, args, _ in calls]
-    finish = "tool_calls" if calls else "stop"
-    if not stream:
-        msg = {"role": "assistant", "content": text}
-        if tool_calls:
-            msg["tool_calls"] = tool_calls
-        return "application/json", json.dumps({
-            "id": cid, "object": "chat.completion", "created": 0, "model": model,
-            "choices": [{"index": 0, "message": msg, "finish_reason": finish}], "usage": usage}).encode()
-
-    def chunk(choices, with_usage=False):
-        c = {"id": cid, "object": "chat.completion.chunk", "created": 0, "model": model, "choices": choices}
-        if with_usage:
-            c["usage"] = usage
-        return b"data: " + json.dumps(c).encode() + b"\n\n"
-
-    out = [chunk([{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}])]
-    if text is not None:
-        out.append(chunk([{"index": 0, "delta": {"content": text}, "finish_reason": None}]))
-    for i, tc in enumerate(tool_calls):
-        out.append(chunk([{"index": 0, "delta": {"tool_calls": [dict(tc, index=i)]}, "finish_reason": None}]))
-    out.append(chunk([{"index": 0, "delta": {}, "finish_reason": finish}]))
-    # The usage chunk (as with stream_options.include_usage): no choices.
-    out.append(chunk([], with_usage=True))
-    out.append(b"data: [DONE]\n\n")
-    return "text/event-stream", b"".join(out)
-
-
-# Gemini CLI asks side questions in JSON mode (next speaker, model routing, loop checks).
-GEMINI_JSON_TEXT = json.dumps({"next_speaker": "user", "reasoning": "The task is complete.",
-                               "model_choice": "flash", "complexity_reasoning": "simple",
-                               "complexity_score": 1})
 SHELL_TOOLS = {"Bash", "exec_command", "shell_command", "shell", "run_shell_command", "bash"}
 SESSION_HEADERS = ("x-claude-code-session-id", "session_id", "session-id", "conversation_id",
                    "x-gemini-api-privileged-user-id", "x-client-request-id")
