@@ -23,9 +23,9 @@ import json
 import re
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
-from model_answers import GEMINI_JSON_TEXT, anthropic_answer, gemini_answer, responses_answer
+from model_answers import GEMINI_JSON_TEXT, StandInHandler, anthropic_answer, gemini_answer, responses_answer
 
 FINAL_TEXT = "All tool results received."
 
@@ -109,61 +109,24 @@ def has_tool_results(api, body):
 USAGE = {"n": 0, "input": 10, "cached": 0, "output": 5}
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(StandInHandler):
     plan = []
     log_path = None
     lock = threading.Lock()
-
-    def log_message(self, fmt, *args):  # keep stderr for real problems
-        pass
 
     def record(self, entry):
         with self.lock, open(self.log_path, "a") as f:
             f.write(json.dumps(entry) + "\n")
 
-    def reply(self, status, ctype, payload):
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def do_GET(self):
-        self.record({"method": "GET", "path": self.path})
-        if "/models" in self.path:
-            return self.reply(200, "application/json", json.dumps({"data": [], "models": [], "object": "list"}).encode())
-        self.reply(404, "application/json", b'{"error":{"message":"not found"}}')
-
-    def do_HEAD(self):
-        self.reply(200, "text/plain", b"")
-
     def do_POST(self):
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        if self.headers.get("Content-Encoding") == "zstd" or self.headers.get("Content-Encoding") == "gzip":
-            import gzip
-            try:
-                raw = gzip.decompress(raw)
-            except OSError:
-                pass
-        try:
-            body = json.loads(raw or b"{}")
-        except ValueError:
-            body = {"_unparsed": raw[:2000].decode("utf-8", "replace")}
+        body = self.read_body()
         path = self.path
-        if "count_tokens" in path or ":countTokens" in path:
-            self.record({"method": "POST", "path": path, "kind": "count"})
-            return self.reply(200, "application/json", json.dumps({"input_tokens": 10, "totalTokens": 10}).encode())
-        if path.split("?")[0].endswith("/messages"):
-            api = "anthropic"
-        elif path.split("?")[0].endswith("/responses"):
-            api = "responses"
-        elif "generatecontent" in path.lower():
-            api = "gemini"
-        else:
+        if self.answered_token_count():
+            return
+        api = self.api_of()
+        if api not in ("anthropic", "responses", "gemini"):
             self.record({"method": "POST", "path": path, "kind": "unknown", "body": body})
-            return self.reply(404, "application/json", b'{"error":{"message":"not found"}}')
+            return self.not_found()
 
         names = offered_names(body)
         wanted = [(tool, args, match_tool(names, tool)) for tool, args in self.plan]

@@ -8,7 +8,9 @@ custom tool (Codex's apply_patch), "custom"; `u` is the usage: `n` (the request'
 names its ids), `input` (the whole input, cached part included), `cached` and `output`.
 """
 
+import gzip
 import json
+from http.server import BaseHTTPRequestHandler
 
 
 def sse(event, data):
@@ -137,3 +139,70 @@ def chat_answer(calls, text, stream, model, u):
 GEMINI_JSON_TEXT = json.dumps({"next_speaker": "user", "reasoning": "The task is complete.",
                                "model_choice": "flash", "complexity_reasoning": "simple",
                                "complexity_score": 1})
+
+
+class StandInHandler(BaseHTTPRequestHandler):
+    """What both stand-ins answer alike: model listings, HEAD probes, token counts, and a
+    request's body as JSON. `record` keeps what a subclass wants kept; `api_of` names the
+    wire format of a POST by its path."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):  # keep stderr for real problems
+        pass
+
+    def record(self, entry):
+        pass
+
+    def reply(self, status, ctype, payload):
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def not_found(self):
+        return self.reply(404, "application/json", b'{"error":{"message":"not found"}}')
+
+    def do_GET(self):
+        self.record({"method": "GET", "path": self.path})
+        if "/models" in self.path:
+            return self.reply(200, "application/json", json.dumps({"data": [], "models": [], "object": "list"}).encode())
+        self.not_found()
+
+    def do_HEAD(self):
+        self.reply(200, "text/plain", b"")
+
+    def read_body(self):
+        """The POST body as JSON (gzip-compressed or not); `{"_unparsed": ...}` if it is not."""
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        if self.headers.get("Content-Encoding") in ("gzip", "zstd"):
+            try:
+                raw = gzip.decompress(raw)
+            except OSError:
+                pass
+        try:
+            return json.loads(raw or b"{}")
+        except ValueError:
+            return {"_unparsed": raw[:2000].decode("utf-8", "replace")}
+
+    def answered_token_count(self):
+        """Answers a token-count request (Anthropic's count_tokens, Gemini's countTokens)."""
+        if "count_tokens" in self.path or ":countTokens" in self.path:
+            self.record({"method": "POST", "path": self.path, "kind": "count"})
+            self.reply(200, "application/json", json.dumps({"input_tokens": 10, "totalTokens": 10}).encode())
+            return True
+        return False
+
+    def api_of(self):
+        bare = self.path.split("?")[0]
+        if bare.endswith("/messages"):
+            return "anthropic"
+        if bare.endswith("/responses"):
+            return "responses"
+        if bare.endswith("/chat/completions"):
+            return "chat"
+        if "generatecontent" in self.path.lower():
+            return "gemini"
+        return None

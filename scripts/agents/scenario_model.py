@@ -40,9 +40,9 @@ import argparse
 import json
 import os
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
-from model_answers import GEMINI_JSON_TEXT, anthropic_answer, chat_answer, gemini_answer, responses_answer
+from model_answers import GEMINI_JSON_TEXT, StandInHandler, anthropic_answer, chat_answer, gemini_answer, responses_answer
 
 SIDE_USAGE = {"input": 7, "cached": 0, "output": 1}
 
@@ -200,53 +200,21 @@ SESSION_HEADERS = ("x-claude-code-session-id", "session_id", "session-id", "conv
                    "x-gemini-api-privileged-user-id", "x-client-request-id")
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(StandInHandler):
     scenario = {}
     ledger_path = log_path = None
     lock = threading.Lock()
     main_count = 0
     side_count = 0
 
-    def log_message(self, fmt, *args):
-        pass
-
-    def reply(self, status, ctype, payload):
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def do_GET(self):
-        if "/models" in self.path:
-            return self.reply(200, "application/json", json.dumps({"data": [], "models": [], "object": "list"}).encode())
-        self.reply(404, "application/json", b'{"error":{"message":"not found"}}')
-
-    def do_HEAD(self):
-        self.reply(200, "text/plain", b"")
-
     def do_POST(self):
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            body = json.loads(raw or b"{}")
-        except ValueError:
-            body = {"_unparsed": raw[:2000].decode("utf-8", "replace")}
+        body = self.read_body()
         path = self.path
-        if "count_tokens" in path or ":countTokens" in path:
-            return self.reply(200, "application/json", json.dumps({"input_tokens": 10, "totalTokens": 10}).encode())
-        bare = path.split("?")[0]
-        if bare.endswith("/messages"):
-            api = "anthropic"
-        elif bare.endswith("/responses"):
-            api = "responses"
-        elif bare.endswith("/chat/completions"):
-            api = "chat"
-        elif "generatecontent" in path.lower():
-            api = "gemini"
-        else:
-            return self.reply(404, "application/json", b'{"error":{"message":"not found"}}')
+        if self.answered_token_count():
+            return
+        api = self.api_of()
+        if api is None:
+            return self.not_found()
 
         tools = declared(api, body)
         marker, done = find_prompt(api, body, self.scenario)
