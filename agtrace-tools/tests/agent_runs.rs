@@ -2,8 +2,8 @@
 //! `tests/real_logs/agents/<agent>/` were written by the real CLIs (Claude Code, Codex CLI,
 //! Gemini CLI, Qwen Code, OpenCode, Copilot CLI), run offline by `scripts/agents/run-shapes.sh`
 //! against a scripted stand-in model (`scripts/agents/scenario_model.py`; see `SOURCES.md`): a
-//! first prompt, a resume by id, a continue of the most recent session (Gemini: and a resume
-//! started in a later minute), then a second session in the same folder, with the CLI's own
+//! first prompt, a resume by id, a continue of the most recent session, a resume by id started
+//! in a later minute, then a second session in the same folder, with the CLI's own
 //! shell/read/write tools. Beside them, `expected.json` says what the stand-in asked for and
 //! reported.
 //!

@@ -12,7 +12,7 @@
 #   SHAPES_OUT=DIR scripts/agents/run-shapes.sh  # fixtures to DIR/<agent> instead
 #
 # Run shapes of session 1: r1 a first prompt; r2 a resume by the session's id; r3 a continue of
-# the most recent session; r4 (Gemini only) a resume that starts in a new minute. Then s2, a
+# the most recent session; r4 a resume by id that starts in a later minute than r1. Then s2, a
 # second session in the same folder. Tool calls: a shell command and a file write that succeed,
 # a read of a missing file (an error), `ls /nonexistent-dir` (exit code 2) and, in the last run
 # of session 1, a command printing more than 100 KB; every prompt, command output and file
@@ -65,8 +65,7 @@ run_agent() {
   rm -rf "$dir" "$cwd"
   mkdir -p "$dir/home" "$dir/tmp" "$cwd"
   local home=$dir/home
-  local runs="r1 r2 r3 s2"
-  [[ $agent == gemini ]] && runs="r1 r2 r3 r4 s2"
+  local runs="r1 r2 r3 r4 s2"
   "$CLIENTS_PY" "$here/shapes_expected.py" scenario --agent "$agent" --cwd "$cwd" --runs "$runs" \
     >"$dir/scenario.json"
 
@@ -138,13 +137,20 @@ EOF
   local started run prompt sid1="" sid rc
   started=$(date +%s)
   : >"$dir/runs.jsonl"
+  local r1_minute=""
   for run in $runs; do
+    # r4 resumes by id in a later minute than r1 started in (Gemini CLI names its files by the
+    # minute a run starts, and then writes a second file): wait for it, no longer than needed.
+    [[ $run == r1 ]] && r1_minute=$(date +%Y%m%d%H%M)
+    if [[ $run == r4 ]]; then
+      while [[ $(date +%Y%m%d%H%M) == "$r1_minute" ]]; do sleep 1; done
+    fi
     prompt=$("$CLIENTS_PY" -c 'import json,sys; s=json.load(open(sys.argv[1])); print(s["runs"][sys.argv[2]]["text"])' \
       "$dir/scenario.json" "$run")
     local -a cmd
     case $agent:$run in
     claude:r1 | claude:s2) cmd=("$cli_bin/claude" -p "$prompt") ;;
-    claude:r2) cmd=("$cli_bin/claude" -p --resume "$sid1" "$prompt") ;;
+    claude:r2 | claude:r4) cmd=("$cli_bin/claude" -p --resume "$sid1" "$prompt") ;;
     claude:r3) cmd=("$cli_bin/claude" -p --continue "$prompt") ;;
     codex:*)
       local -a c=(--skip-git-repo-check --dangerously-bypass-approvals-and-sandbox -c model=gpt-5.5
@@ -152,27 +158,22 @@ EOF
         -c "model_providers.fake={name=\"fake\",base_url=\"$url/v1\",wire_api=\"responses\",env_key=\"FAKE_KEY\"}")
       case $run in
       r1 | s2) cmd=("$cli_bin/codex" exec "${c[@]}" "$prompt") ;;
-      r2) cmd=("$cli_bin/codex" exec resume "${c[@]}" "$sid1" "$prompt") ;;
+      r2 | r4) cmd=("$cli_bin/codex" exec resume "${c[@]}" "$sid1" "$prompt") ;;
       r3) cmd=("$cli_bin/codex" exec resume "${c[@]}" --last "$prompt") ;;
       esac
       ;;
     gemini:r1 | gemini:s2) cmd=("$cli_bin/gemini" --yolo -o json -p "$prompt") ;;
-    gemini:r2) cmd=("$cli_bin/gemini" --yolo -o json --resume "$sid1" -p "$prompt") ;;
+    gemini:r2 | gemini:r4) cmd=("$cli_bin/gemini" --yolo -o json --resume "$sid1" -p "$prompt") ;;
     gemini:r3) cmd=("$cli_bin/gemini" --yolo -o json --resume latest -p "$prompt") ;;
     qwen:r1 | qwen:s2) cmd=("$qwen_bin" --auth-type openai --yolo -o json "$prompt") ;;
-    qwen:r2) cmd=("$qwen_bin" --auth-type openai --yolo -o json --resume "$sid1" "$prompt") ;;
+    qwen:r2 | qwen:r4) cmd=("$qwen_bin" --auth-type openai --yolo -o json --resume "$sid1" "$prompt") ;;
     qwen:r3) cmd=("$qwen_bin" --auth-type openai --yolo -o json --continue "$prompt") ;;
     opencode:r1 | opencode:s2) cmd=("$opencode_bin" run --format json "$prompt") ;;
-    opencode:r2) cmd=("$opencode_bin" run --format json --session "$sid1" "$prompt") ;;
+    opencode:r2 | opencode:r4) cmd=("$opencode_bin" run --format json --session "$sid1" "$prompt") ;;
     opencode:r3) cmd=("$opencode_bin" run --format json --continue "$prompt") ;;
     copilot:r1 | copilot:s2) cmd=("$copilot_bin" -p "$prompt") ;;
-    copilot:r2) cmd=("$copilot_bin" --resume "$sid1" -p "$prompt") ;;
+    copilot:r2 | copilot:r4) cmd=("$copilot_bin" --resume "$sid1" -p "$prompt") ;;
     copilot:r3) cmd=("$copilot_bin" --continue -p "$prompt") ;;
-    gemini:r4)
-      # A resume that starts in a later minute than the session's first file.
-      sleep $((61 - 10#$(date +%S)))
-      cmd=("$cli_bin/gemini" --yolo -o json --resume "$sid1" -p "$prompt")
-      ;;
     esac
     case $agent in
     claude) cmd+=(--output-format json --allowedTools Bash Read Write) ;;
@@ -246,4 +247,21 @@ dst.close()' "$home/.local/share/opencode/opencode.db" "$out/opencode/opencode.d
 
 agents=("$@")
 [[ ${#agents[@]} -gt 0 ]] || agents=(claude codex gemini qwen opencode copilot)
-for agent in "${agents[@]}"; do run_agent "$agent"; done
+# The agents run side by side, each with its own stand-in, folders and HOME: most of a run is
+# waiting (for a CLI's start, for r4's later minute), so one after another took minutes.
+logs=$(mktemp -d)
+pids=()
+for agent in "${agents[@]}"; do
+  (
+    trap cleanup EXIT
+    run_agent "$agent"
+  ) >"$logs/$agent.log" 2>&1 &
+  pids+=($!)
+done
+failed=0
+for i in "${!agents[@]}"; do
+  wait "${pids[$i]}" || { failed=1; echo "run-shapes: ${agents[$i]} failed" >>"$logs/${agents[$i]}.log"; }
+  cat "$logs/${agents[$i]}.log" >&2
+done
+rm -rf "$logs"
+exit "$failed"
