@@ -18,8 +18,8 @@ pub(crate) struct Queue<T> {
 }
 
 struct QueueState<T> {
-    jobs: std::iter::Enumerate<std::vec::IntoIter<T>>,
-    /// Jobs handed out so far, which is the number of the next one.
+    jobs: std::vec::IntoIter<T>,
+    /// Jobs handed out so far, which is the place of the next one in the plan.
     taken: usize,
     written: usize,
     closed: bool,
@@ -29,7 +29,7 @@ impl<T> Queue<T> {
     pub(crate) fn new(jobs: Vec<T>, window: usize) -> Self {
         Queue {
             state: Mutex::new(QueueState {
-                jobs: jobs.into_iter().enumerate(),
+                jobs: jobs.into_iter(),
                 taken: 0,
                 written: 0,
                 closed: false,
@@ -51,9 +51,10 @@ impl<T> Queue<T> {
         if s.closed {
             return None;
         }
-        let next = s.jobs.next()?;
+        let job = s.jobs.next()?;
+        let place = s.taken;
         s.taken += 1;
-        Some(next)
+        Some((place, job))
     }
 
     /// The writer has written one more job, in order.
