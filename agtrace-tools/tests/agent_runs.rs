@@ -263,7 +263,8 @@ fn gemini_resume_latest_and_resume_in_a_later_minute() {
 }
 
 /// Qwen Code's own logs (`qwen/projects/-tmp-agtrace-shapes-qwen/chats/<id>.jsonl`) of a
-/// session resumed by id (`--resume ID`) and continued (`--continue`), and a second session.
+/// session resumed by id (`--resume ID`), continued (`--continue`) and resumed by id again in a
+/// later minute, and a second session.
 const QWEN_KNOWN: &[&str] = &[];
 
 #[test]
@@ -272,7 +273,8 @@ fn qwen_code_resume_and_continue() {
 }
 
 /// OpenCode's own database (`opencode/opencode.db`) of a session continued by id
-/// (`run --session ID`) and as the last one (`run --continue`), and a second session.
+/// (`run --session ID`), as the last one (`run --continue`) and by id again in a later minute,
+/// and a second session.
 const OPENCODE_KNOWN: &[&str] = &[];
 
 #[test]
@@ -281,8 +283,8 @@ fn opencode_session_and_continue() {
 }
 
 /// Copilot CLI's own logs (`copilot/session-state/<id>/events.jsonl`), in its BYOK offline
-/// mode, of a session resumed by id (`--resume ID`) and continued (`--continue`), and a
-/// second session.
+/// mode, of a session resumed by id (`--resume ID`), continued (`--continue`) and resumed by id
+/// again in a later minute, and a second session.
 const COPILOT_KNOWN: &[&str] = &[];
 
 #[test]

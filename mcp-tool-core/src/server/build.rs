@@ -588,7 +588,7 @@ pub(super) fn finish(def: &'static ToolDef, input: Arc<Map<String, Value>>) -> T
 
 /// Whether this build runs the design rules on the served schemas: debug builds, where the
 /// author looks, and release builds with the `release-lints` feature. A release server without
-/// it does not carry the rules' code (about 180 KB of a stripped stdio server): its author saw
+/// it does not carry the rules' code (0.38 MB of a 5.0 MB stripped stdio server): its author saw
 /// their findings in debug builds, and the attributes check the rest at compile time.
 pub(super) const SCHEMA_LINTS: bool = cfg!(any(debug_assertions, feature = "release-lints"));
 
