@@ -273,7 +273,8 @@ fn events(data_dir: &Path) -> Vec<String> {
         Ok(format!(
             "{}: {}",
             r.get::<_, String>(0)?,
-            r.get::<_, String>(1)?
+            r.get::<_, agtrace_tools::index::stored_text::StoredText>(1)?
+                .0
         ))
     })
     .unwrap()
@@ -554,8 +555,8 @@ fn a_version_7_index_is_migrated_and_each_file_reparsed_once() {
     drop(store);
     let version = user_version(&data);
     assert_eq!(
-        version, 11,
-        "migrated through 8, 9 and 10 to the current version"
+        version, 12,
+        "migrated through 8, 9, 10 and 11 to the current version"
     );
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }
@@ -590,7 +591,7 @@ fn a_version_9_index_is_migrated_and_each_file_reparsed_once() {
     assert_reparsed_once(&store);
     drop(store);
     let version = user_version(&data);
-    assert_eq!(version, 11);
+    assert_eq!(version, 12);
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }
 
@@ -637,6 +638,52 @@ fn a_version_10_index_gets_its_word_index_refilled_without_reparsing() {
     assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
     drop(store);
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
+}
+
+/// An index written by version 11 (every event text stored plain) is taken as it is: its plain
+/// texts read as they are, no file is parsed again, and the answers are those of a fresh build.
+#[test]
+fn a_version_11_index_with_plain_texts_answers_as_it_is() {
+    use agtrace_tools::index::stored_text::StoredText;
+    let tmp = tempfile::tempdir().unwrap();
+    let (logs, store) = common::sample_store(tmp.path());
+    store.refresh().unwrap();
+    let query = SearchQuery {
+        text: "error".into(),
+        limit: 50,
+        ..Default::default()
+    };
+    let before = serde_json::to_string(&store.search(&query).unwrap()).unwrap();
+    drop(store);
+    let data = tmp.path().join("data");
+    let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
+    let packed: Vec<(i64, String)> = conn
+        .prepare("SELECT eid, text FROM events WHERE typeof(text) = 'blob'")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get::<_, StoredText>(1)?.0)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(!packed.is_empty(), "the sample logs have long texts");
+    for (eid, text) in &packed {
+        conn.execute(
+            "UPDATE events SET text = ?2 WHERE eid = ?1",
+            rusqlite::params![eid, text],
+        )
+        .unwrap();
+    }
+    conn.execute_batch("PRAGMA user_version = 11;").unwrap();
+    drop(conn);
+    let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
+    let after = serde_json::to_string(&store.search(&query).unwrap()).unwrap();
+    assert_eq!(
+        after, before,
+        "the same hits and previews from the plain texts"
+    );
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
+    drop(store);
+    assert_eq!(user_version(&data), 12);
 }
 
 /// Found by the proptest above: a log cut inside a line, then appended to.

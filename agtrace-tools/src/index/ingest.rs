@@ -45,6 +45,7 @@ use super::in_order;
 use super::masking::{self, Choice};
 use super::schema::{MAX_EVENTS_PER_SESSION, eid, eid_range};
 use super::search_syntax::cjk_words;
+use super::stored_text;
 use super::touches::{self, Touch};
 use super::usage;
 use crate::config::Config;
@@ -207,6 +208,9 @@ struct Derived {
     words: Option<Vec<Vec<u8>>>,
     /// [`cjk_words`] of each event, in the order of the events.
     cjk: Vec<Option<String>>,
+    /// Each event's text compressed for `events.text` ([`stored_text::pack`]), or `None` where
+    /// it is stored plain.
+    packed: Vec<Option<Vec<u8>>>,
     touches: Vec<Touch>,
     usage: usage::Parts,
 }
@@ -241,6 +245,7 @@ impl Derived {
         Derived {
             words: word_tokens(events),
             cjk: events.iter().map(|e| cjk_words(&e.text)).collect(),
+            packed: events.iter().map(|e| stored_text::pack(&e.text)).collect(),
             touches,
             usage: usage::collect(events, base_tokens, state.meta.start_ms),
         }
@@ -668,7 +673,10 @@ fn apply(
         let words = parsed.derived.words.as_deref().ok_or_else(|| {
             Error::IndexUnavailable("SQLite's FTS5 tokenizer unicode61 could not be made".into())
         })?;
-        for ((ev, cjk), words) in parsed.events.iter().zip(&parsed.derived.cjk).zip(words) {
+        let derived = &parsed.derived;
+        for (((ev, cjk), words), packed) in
+            (parsed.events.iter().zip(&derived.cjk).zip(words)).zip(&derived.packed)
+        {
             if ev.index > MAX_EVENTS_PER_SESSION {
                 notes.push(format!(
                     "{}: more than {} events; the rest are not indexed",
@@ -689,7 +697,10 @@ fn apply(
                 ev.is_error,
                 ev.source.map(|s| s.offset as i64),
                 ev.source.map(|s| s.len),
-                ev.text,
+                match packed {
+                    Some(frame) => frame as &dyn rusqlite::ToSql,
+                    None => &ev.text,
+                },
             ])?;
             let t1 = Instant::now();
             timing.0 += (t1 - t0).as_nanos() as u64;

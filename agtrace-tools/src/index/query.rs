@@ -10,6 +10,7 @@ use super::decode;
 use super::ingest::{kind_tag, provider_tag};
 use super::schema::{EVENT_BITS, eid, eid_range, split_eid};
 use super::search_syntax::{CjkPlan, Lookup};
+use super::stored_text::StoredText;
 use crate::error::{Error, Result};
 use crate::model::TokenUsage;
 use crate::model::{EventKind, Provider, ts_from_ms};
@@ -463,7 +464,7 @@ pub(crate) fn search(
                     r.get::<_, Option<i64>>(3)?,
                     r.get::<_, Option<String>>(4)?,
                     r.get::<_, bool>(5)?,
-                    r.get::<_, String>(6)?,
+                    r.get::<_, StoredText>(6)?.0,
                     r.get::<_, String>(7)?,
                     r.get::<_, i64>(8)?,
                     r.get::<_, Option<String>>(9)?,
@@ -666,7 +667,7 @@ pub(crate) fn event_row(conn: &Connection, sid: i64, index: u32) -> Result<Optio
                 is_error: r.get(6)?,
                 src_off: r.get(7)?,
                 src_len: r.get(8)?,
-                text: r.get(9)?,
+                text: r.get::<_, StoredText>(9)?.0,
             })
         })
         .optional()?)

@@ -7,13 +7,14 @@
 use rusqlite::{Connection, OptionalExtension};
 
 use super::search_syntax::cjk_words;
+use super::stored_text::StoredText;
 use crate::error::Result;
 
 /// Bump on any change to the tables or to what the parsers produce: an index with another
 /// version is dropped and rebuilt rather than misread. A new table no earlier version reads
 /// goes in [`ADDED_TABLES`] instead: nothing can misread it, and agtrace versions on either
 /// side of it keep sharing the index instead of rebuilding it in turn.
-pub const SCHEMA_VERSION: i64 = 11;
+pub const SCHEMA_VERSION: i64 = 12;
 
 /// Tables added since [`SCHEMA_VERSION`] was last bumped, created where missing.
 ///
@@ -39,7 +40,8 @@ const ADDED_TABLE_COUNT: i64 = 3;
 /// 10 only added tables filled by re-parsing (`touches`, `usage`) and changed what the parsers
 /// produce, and version 11 only declared `events_fts` with another tokenizer that makes the
 /// same tokens ([`super::fts_tokens`]) and `events_cjk` without row sizes, both refilled from
-/// the stored texts.
+/// the stored texts, and version 12 only stores long event texts compressed
+/// ([`super::stored_text`]), which reads the plain texts earlier versions wrote as they are.
 const MIGRATABLE_VERSION: i64 = 7;
 
 // ---- Version 10: file history (`touches`, filled by `index::touches::record`). ----
@@ -99,7 +101,7 @@ fn backfill_cjk(conn: &Connection) -> Result<()> {
     let mut st = conn.prepare("SELECT eid, text FROM events")?;
     let mut rows = st.query([])?;
     while let Some(row) = rows.next()? {
-        index_cjk(conn, row.get(0)?, row.get_ref(1)?.as_str().unwrap_or(""))?;
+        index_cjk(conn, row.get(0)?, &row.get::<_, StoredText>(1)?.0)?;
     }
     Ok(())
 }
@@ -218,7 +220,7 @@ fn refill_words(conn: &Connection) -> Result<()> {
         ) else {
             continue;
         };
-        let words = tokens.tokens(row.get_ref(1)?.as_str().unwrap_or(""));
+        let words = tokens.tokens(&row.get::<_, StoredText>(1)?.0);
         let eid: i64 = row.get(0)?;
         ins.execute(rusqlite::params![
             eid,
@@ -363,6 +365,11 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
         refill_words(&tx)?;
         tx.execute_batch(CJK)?;
         backfill_cjk(&tx)?;
+        current = 11;
+    }
+    if current == 11 {
+        // Version 12 writes long event texts compressed; the plain ones already there read as
+        // they are, and an earlier agtrace, which would misread a compressed one, rebuilds.
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     } else if current != SCHEMA_VERSION {
         let mut names: Vec<(String, String)> = {

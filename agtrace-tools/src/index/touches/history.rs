@@ -28,6 +28,7 @@ use crate::error::Result;
 use crate::index::decode;
 use crate::index::query::project_key;
 use crate::index::schema::{EVENT_BITS, split_eid};
+use crate::index::stored_text::StoredText;
 use crate::model::{EventKind, Provider, ts_from_ms};
 
 /// What to look for: a path or a glob, in normal form.
@@ -471,7 +472,9 @@ fn row(
     // The nearest prompt before the first call; it is the turn's when it is in the same turn.
     let prompt: Option<(String, u32)> = conn
         .prepare_cached("SELECT text, turn FROM events WHERE eid BETWEEN ?1 AND ?2 AND kind = ?3 ORDER BY eid DESC LIMIT 1")?
-        .query_row(params![lo, first, EventKind::User.code()], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row(params![lo, first, EventKind::User.code()], |r| {
+            Ok((r.get::<_, StoredText>(0)?.0, r.get(1)?))
+        })
         .optional()?;
     let mut prompt = prompt.filter(|(_, t)| *t == turn).map(|(p, _)| p);
     if mask && let Some(p) = &mut prompt {
