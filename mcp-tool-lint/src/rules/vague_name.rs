@@ -2,7 +2,7 @@
 //! it is (`data`, `pattern`), and tool names made only of words that say nothing (`do_it`).
 
 use super::{ParamCx, Rule, ToolCx};
-use crate::text::identifiers::{is_abbreviation, segments};
+use crate::text::identifiers::{is_clipped, segments};
 use crate::{Finding, Lint, Origin, Target, TypeClass};
 
 pub(crate) const RULE: Rule = Rule {
@@ -22,7 +22,7 @@ fn check_param(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
             format!("`{name}` names how the implementation uses the value, not what the value is"),
             format!("rename it to say what the value is: {suggestion}"),
         ));
-    } else if cx.args.origin == Origin::Code && is_abbreviation(name) && !made_precise(cx) {
+    } else if cx.args.origin == Origin::Code && is_clipped(name) && !made_precise(cx) {
         out.push(Finding::new(
             Lint::VagueName,
             cx.target,

@@ -32,6 +32,53 @@ pub(crate) fn is_abbreviation(name: &str) -> bool {
         && word.bytes().all(|b| b.is_ascii_lowercase())
 }
 
+/// Consonant endings an English word of one syllable can have after its vowel (`rest`,
+/// `milk`, `lynx`, `zinc`): a short name that ends otherwise (`usr`, `idx`, `img`, `obj`,
+/// `avg`, `addr`, `req`) is not a word but a word with its vowels or its end cut off. From
+/// English phonotactics, not from any tool's names: a letter list, not a word list.
+const WORD_ENDINGS: &[&str] = &[
+    "", "b", "c", "d", "f", "g", "h", "k", "l", "m", "n", "p", "r", "s", "t", "w", "x", "z", "bb",
+    "bs", "ch", "ck", "ct", "dd", "ds", "ff", "ft", "gg", "gh", "gs", "ks", "lb", "lc", "ld", "lf",
+    "lk", "ll", "lm", "lp", "ls", "lt", "mb", "mp", "ms", "nc", "nd", "ng", "nk", "nn", "ns", "nt",
+    "nx", "ph", "pp", "ps", "pt", "rb", "rc", "rd", "rf", "rg", "rk", "rl", "rm", "rn", "rp", "rr",
+    "rs", "rt", "sh", "sk", "sm", "sp", "ss", "st", "th", "ts", "tt", "wk", "wl", "wn", "ws", "xt",
+    "zz", "lch", "lth", "mps", "nch", "nds", "ngs", "nks", "nth", "nts", "pts", "rch", "rst",
+    "rth", "tch", "lts", "cks", "sts", "rks", "rts",
+];
+
+/// A field name of one short word that English cannot end as it does (`usr`, `idx`, `img`,
+/// `avg`; see [`WORD_ENDINGS`]), or an [`is_abbreviation`]: in the author's own code, where
+/// the name is theirs to spell out. `env` and `rev` are spelled so everywhere (a process's
+/// environment, a git revision).
+pub(crate) fn is_clipped(name: &str) -> bool {
+    if is_abbreviation(name) {
+        return true;
+    }
+    let words = segments(name);
+    let [word] = words.as_slice() else {
+        return false;
+    };
+    let bytes = word.as_bytes();
+    let vowel = |b: &u8| b"aeiouy".contains(b);
+    if bytes.len() > 4
+        || !bytes.iter().all(u8::is_ascii_lowercase)
+        || ACRONYMS.contains(&word.as_str())
+        || matches!(word.as_str(), "env" | "rev")
+    {
+        return false;
+    }
+    // One syllable: one run of vowels, with consonants after it.
+    let Some(first) = bytes.iter().position(vowel) else {
+        return false;
+    };
+    let end = first + bytes[first..].iter().take_while(|b| vowel(b)).count();
+    if bytes[end..].iter().any(vowel) {
+        return false;
+    }
+    let ending = &word[end..];
+    !ending.is_empty() && !WORD_ENDINGS.contains(&ending)
+}
+
 /// Levenshtein distance, for "did you mean" suggestions.
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
@@ -105,6 +152,36 @@ pub(crate) fn type_name(param: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clipped_words_are_told_from_short_words() {
+        for name in [
+            "usr", "idx", "img", "obj", "avg", "addr", "attr", "req", "conf", "cnt",
+        ] {
+            assert!(is_clipped(name), "{name}");
+        }
+        for name in [
+            "user",
+            "index",
+            "name",
+            "path",
+            "milk",
+            "text",
+            "sync",
+            "limit",
+            "env",
+            "rev",
+            "url",
+            "max",
+            "tags",
+            "page_size",
+            "auth",
+            "zinc",
+            "opts",
+        ] {
+            assert!(!is_clipped(name), "{name}");
+        }
+    }
 
     #[test]
     fn edit_distance_counts_single_edits() {
