@@ -40,6 +40,7 @@ fn design_summary(lint: Lint) -> &'static str {
     match lint.name() {
         "too_many_params" => "more than 8 parameters",
         "closed_domain_string" => "a string whose name or doc shows a closed set of values",
+        "json_string" => "a string parameter that holds a JSON document",
         "hidden_coupling" => {
             "a parameter whose meaning depends on another one, or an untagged union"
         }
