@@ -229,7 +229,6 @@ fn closed_domain_string_ignores_examples_prose_and_field_references() {
         "A glob such as **/*.rs.",
         "Commit message; it's used as given.",
         "Read and/or write.",
-        "Either this or `other_field`.",
         "Mentions `other_field` or `another_field` in passing.",
         // Examples of an open set, however many and however quoted.
         "Only snippets in this language, e.g. rust, python, typescript, go.",
@@ -253,6 +252,16 @@ fn closed_domain_string_ignores_examples_prose_and_field_references() {
         let report = check_args(&a);
         assert_clean(&report);
     }
+    // A choice between two fields is no list of values; it is a coupling of the two.
+    let a = args(vec![
+        opt(
+            "subject",
+            TypeClass::String,
+            "Either this or `other_field`.",
+        ),
+        opt("other_field", TypeClass::Integer, "Another."),
+    ]);
+    assert_eq!(check_args(&a).lints(), vec![Lint::HiddenCoupling]);
 }
 
 #[test]
