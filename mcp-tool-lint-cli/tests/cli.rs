@@ -456,7 +456,7 @@ fn probed_server() -> String {
         "probed",
         r#"
     *'"tools/list"'*)
-      printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"get_page","description":"One page by id.","inputSchema":{"type":"object","required":["page_id"],"properties":{"page_id":{"type":"string","description":"Page id."}},"additionalProperties":false}},{"name":"search_pages","description":"At most 20 pages whose title matches.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"Words of the title."}},"additionalProperties":false}},{"name":"list_pages","description":"Every open page.","inputSchema":{"type":"object","properties":{}}}]}}\n' "$(id "$line")" ;;
+      printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"get_page","description":"One page by id.","inputSchema":{"type":"object","required":["page_id"],"properties":{"page_id":{"type":"string","description":"Page id."}},"additionalProperties":false}},{"name":"search_pages","description":"Pages whose title matches.","inputSchema":{"type":"object","properties":{"query":{"type":"string","description":"Words of the title."}},"additionalProperties":false}},{"name":"list_pages","description":"Every open page.","inputSchema":{"type":"object","properties":{}}}]}}\n' "$(id "$line")" ;;
     *'"tools/call"'*)
       echo "$line" >> "$CALLS"
       case $line in

@@ -393,9 +393,6 @@ pub fn check_schema_tool(
         ..Tool::new(name, description)
     };
     report.extend(rules::check_tool(&tool, crate::DEFAULT_DESCRIPTION_BUDGET));
-    report
-        .findings
-        .extend(rules::unbounded_list::check_schema(&tool, &args));
     // A numbered position (`offset`, `page`) takes back an answer's `next_offset`, but is no
     // page token of its own: a tool may take a line offset and answer one value.
     let token = args

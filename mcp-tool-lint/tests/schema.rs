@@ -148,8 +148,8 @@ fn enum_variants_without_docs_are_left_to_the_values() {
         ]}}
     });
     let r = check_schema_tool(
-        "sort_things",
-        Some("Sorts things."),
+        "list_things",
+        Some("Lists things."),
         read_only(),
         &input,
         None,
@@ -183,8 +183,8 @@ fn nested_properties_without_docs_warn_with_their_path() {
         }
     });
     let r = check_schema_tool(
-        "count_sessions",
-        Some("Counts sessions."),
+        "list_sessions",
+        Some("Lists sessions."),
         read_only(),
         &input,
         None,

@@ -48,7 +48,6 @@ fn design_summary(lint: Lint) -> &'static str {
         "missing_description" => "a tool, parameter or enum value without a description",
         "implicit_default" => "a default that the schema does not show",
         "unbounded_limit" => "a page-size parameter without a maximum",
-        "unbounded_list" => "a list or search tool with no limit, page or stated bound",
         "pagination_mismatch" => "a cursor without a paginated output, or the reverse",
         "vague_name" => "names about the implementation (`pattern`, `data`) or that say nothing",
         "tool_name" => "a malformed tool name, or one that does not start with a verb",

@@ -67,8 +67,6 @@ declare_lints! {
     implicit_default => ImplicitDefault;
     /// a result count without `max`
     unbounded_limit => UnboundedLimit;
-    /// a list or search tool with no limit, page or stated bound
-    unbounded_list => UnboundedList;
     /// a `cursor` without a `Page` output, or the reverse
     pagination_mismatch => PaginationMismatch;
     /// names about the implementation (`pattern`, `data`) or that say nothing (`do_it`)
@@ -100,7 +98,7 @@ impl Lint {
             (
                 Origin::Schema,
                 ClosedDomainString | JsonString | HiddenCoupling | ModeToggle | ImplicitDefault
-                | UnboundedLimit | UnboundedList | PaginationMismatch | VagueName,
+                | UnboundedLimit | PaginationMismatch | VagueName,
             ) => Level::Advice,
             (
                 Origin::Schema,

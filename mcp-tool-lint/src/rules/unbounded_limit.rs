@@ -104,7 +104,7 @@ const NOT_RESULTS: &[&str] = &[
 
 /// A result count: a listed name, `*_limit`, `*_per_page`, `*_page_size`, `how_many`, or
 /// `max_`/`num_`/`n_` before a plural (`max_builds`); camelCase is read as snake_case.
-pub(crate) fn is_page_size_name(name: &str) -> bool {
+fn is_page_size_name(name: &str) -> bool {
     let lower = snake_case(name);
     let counted = ["max_", "num_", "n_", "number_of_"]
         .iter()
