@@ -6,6 +6,7 @@ pub mod inconsistent_naming;
 pub mod indistinct_tools;
 pub mod probed_strictness;
 pub mod tool_design;
+pub mod unannotated_destructive;
 pub mod words;
 
 use mcp_tool_lint::Lint;
@@ -20,7 +21,7 @@ pub struct LintDecl {
 }
 
 /// The lints that judge the catalog as a whole; only this command runs them.
-pub const CATALOG_LINTS: [LintDecl; 3] = [
+pub const CATALOG_LINTS: [LintDecl; 4] = [
     LintDecl {
         name: catalog_tokens::NAME,
         summary: "a `tools/list` whose input side costs more o200k tokens than its budget",
@@ -32,6 +33,10 @@ pub const CATALOG_LINTS: [LintDecl; 3] = [
     LintDecl {
         name: inconsistent_naming::NAME,
         summary: "a tool name that breaks the server's own convention (case style, namespace prefix)",
+    },
+    LintDecl {
+        name: unannotated_destructive::NAME,
+        summary: "a catalog with destructive tools and no annotations, so clients cannot tell them from the readers",
     },
 ];
 
