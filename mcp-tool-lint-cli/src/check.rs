@@ -76,6 +76,7 @@ pub fn check(catalog: &Catalog, allows: &[Allow], token_budget: usize) -> Outcom
     let tools: Vec<&Value> = catalog.tools.iter().collect();
     findings.extend(rules::inconsistent_naming::check(&tools));
     findings.extend(rules::indistinct_tools::check(&tools));
+    findings.extend(rules::unannotated_destructive::check(&tools));
     let tokens = rules::catalog_tokens::count(&tools);
     findings.extend(rules::catalog_tokens::check(&tools, tokens, token_budget));
     let mut uses: Vec<AllowUse> = allows

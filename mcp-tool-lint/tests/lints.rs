@@ -41,7 +41,7 @@ fn lint_names_round_trip_and_are_unique() {
     let mut names: Vec<_> = Lint::ALL.iter().map(|l| l.name()).collect();
     names.sort();
     names.dedup();
-    assert_eq!(names.len(), 13);
+    assert_eq!(names.len(), Lint::ALL.len());
     assert_eq!(Lint::from_name("closed-domain-string"), None);
 }
 
@@ -132,12 +132,16 @@ fn closed_sounding_names_need_the_doc_to_show_the_set() {
         opt("sort", TypeClass::String, "Sort field ('indexed' only)."),
         "closed_domain_string",
     );
-    // A name that cannot be open still yields to a doc saying the string holds JSON.
-    silent(opt(
-        "visibility",
-        TypeClass::String,
-        "Comment visibility as a JSON string (e.g. '{\"type\":\"group\"}').",
-    ));
+    // A name that cannot be open still yields to a doc saying the string holds JSON: that
+    // is `json_string`'s finding, not a closed set.
+    assert_eq!(
+        one(opt(
+            "visibility",
+            TypeClass::String,
+            "Comment visibility as a JSON string (e.g. '{\"type\":\"group\"}').",
+        )),
+        vec!["json_string"]
+    );
     // Examples spelled like enum variants are evidence enough next to such a name.
     fires(
         opt(
@@ -225,7 +229,6 @@ fn closed_domain_string_ignores_examples_prose_and_field_references() {
         "A glob such as **/*.rs.",
         "Commit message; it's used as given.",
         "Read and/or write.",
-        "Either this or `other_field`.",
         "Mentions `other_field` or `another_field` in passing.",
         // Examples of an open set, however many and however quoted.
         "Only snippets in this language, e.g. rust, python, typescript, go.",
@@ -249,6 +252,16 @@ fn closed_domain_string_ignores_examples_prose_and_field_references() {
         let report = check_args(&a);
         assert_clean(&report);
     }
+    // A choice between two fields is no list of values; it is a coupling of the two.
+    let a = args(vec![
+        opt(
+            "subject",
+            TypeClass::String,
+            "Either this or `other_field`.",
+        ),
+        opt("other_field", TypeClass::Integer, "Another."),
+    ]);
+    assert_eq!(check_args(&a).lints(), vec![Lint::HiddenCoupling]);
 }
 
 #[test]

@@ -6,6 +6,7 @@ pub mod inconsistent_naming;
 pub mod indistinct_tools;
 pub mod probed_strictness;
 pub mod tool_design;
+pub mod unannotated_destructive;
 pub mod words;
 
 use mcp_tool_lint::Lint;
@@ -20,7 +21,7 @@ pub struct LintDecl {
 }
 
 /// The lints that judge the catalog as a whole; only this command runs them.
-pub const CATALOG_LINTS: [LintDecl; 3] = [
+pub const CATALOG_LINTS: [LintDecl; 4] = [
     LintDecl {
         name: catalog_tokens::NAME,
         summary: "a `tools/list` whose input side costs more o200k tokens than its budget",
@@ -33,6 +34,10 @@ pub const CATALOG_LINTS: [LintDecl; 3] = [
         name: inconsistent_naming::NAME,
         summary: "a tool name that breaks the server's own convention (case style, namespace prefix)",
     },
+    LintDecl {
+        name: unannotated_destructive::NAME,
+        summary: "a catalog with destructive tools and no annotations, so clients cannot tell them from the readers",
+    },
 ];
 
 /// What each per-tool lint rejects, as the table at the top of `docs/lints.md` says it.
@@ -40,6 +45,7 @@ fn design_summary(lint: Lint) -> &'static str {
     match lint.name() {
         "too_many_params" => "more than 8 parameters",
         "closed_domain_string" => "a string whose name or doc shows a closed set of values",
+        "json_string" => "a string parameter that holds a JSON document",
         "hidden_coupling" => {
             "a parameter whose meaning depends on another one, or an untagged union"
         }

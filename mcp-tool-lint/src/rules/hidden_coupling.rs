@@ -1,15 +1,132 @@
 //! `hidden_coupling`: a parameter whose meaning depends on another parameter or on its value,
-//! as its doc says. (Unions without a discriminator, the other half of this lint, are only
-//! visible in a schema: `crate::schema` reports them.)
+//! as its doc says, or two optional parameters of which the tool's description says one must
+//! be given ("Provide either `url` or `scrapeId`"). (Unions without a discriminator, the other
+//! half of this lint, are only visible in a schema: `crate::schema` reports them.)
 
 use super::{ParamCx, Rule};
 use crate::text::sentences::{find_word, sentences};
-use crate::{Finding, Lint, Origin, Param, TypeClass};
+use crate::{Args, Finding, Lint, Origin, Param, Target, TypeClass};
 
 pub(crate) const RULE: Rule = Rule {
     param: Some(check),
+    args: Some(check_alternatives),
     ..Rule::NONE
 };
+
+/// Words that open a choice between parameters: "either `a` or `b`", "one of `a` or `b`".
+/// "At least one of `paths` or `data`" is no choice: both may be given, and a model that
+/// means to act gives one of them anyway.
+const CHOICE_CUES: &[&str] = &["either", "one of"];
+
+/// The tool's description states a choice between two optional parameters that the schema
+/// shows as independent: reported on the first of them, unless its own doc already says so.
+fn check_alternatives(args: &Args, out: &mut Vec<Finding>) {
+    let Some(doc) = args.tool_description.as_deref() else {
+        return;
+    };
+    let names: Vec<&str> = args.params.iter().map(|p| p.name.as_str()).collect();
+    let mut reported: Vec<(String, String)> = Vec::new();
+    for sentence in sentences(doc) {
+        for (a, b) in choices(&sentence, &names) {
+            let (pa, pb) = (&args.params[a], &args.params[b]);
+            // A required one is no choice: the schema already says it must be there.
+            if pa.required || pb.required {
+                continue;
+            }
+            let own_doc_says = pa
+                .description
+                .as_deref()
+                .and_then(|d| coupling(d, &pa.name, &args.params.iter().collect::<Vec<_>>()))
+                .is_some();
+            let pair = (pa.name.clone(), pb.name.clone());
+            if own_doc_says || reported.contains(&pair) {
+                continue;
+            }
+            reported.push(pair);
+            let (x, y) = (&pa.name, &pb.name);
+            out.push(
+                Finding::new(
+                    Lint::HiddenCoupling,
+                    Target::Param(a),
+                    format!(
+                        "`{x}` only means something depending on `{y}`: the tool's description makes them a choice the schema does not show: \"{sentence}\""
+                    ),
+                    format!(
+                        "make the choice an enum: a `#[tool_args(tag = \"..\")]` enum with one variant carrying `{x}` and one carrying `{y}`; or split the tool in two"
+                    ),
+                )
+                .with_schema_fix(format!(
+                    "make the choice part of the schema: a `oneOf` of two objects, one requiring `{x}` and one requiring `{y}`; or split the tool in two"
+                )),
+            );
+        }
+    }
+}
+
+/// A parameter's name as a whole word of prose: not part of a hyphenated word
+/// ("natural-language" does not name `language`).
+fn find_name(hay: &str, name: &str, from: usize) -> Option<usize> {
+    let mut from = from;
+    while let Some(p) = find_word(hay, name, from) {
+        let hyphen_before = hay[..p].ends_with('-');
+        let hyphen_after = hay[p + name.len()..].starts_with('-');
+        if !hyphen_before && !hyphen_after {
+            return Some(p);
+        }
+        from = p + name.len();
+    }
+    None
+}
+
+/// The pairs of parameters (indexes into `names`) that a sentence offers as a choice: a
+/// choice cue, then within three words a parameter's name, then "or", "and", "/" or a comma
+/// and, within three more words, another one ("either a natural-language `prompt` or
+/// executable `code`").
+fn choices(sentence: &str, names: &[&str]) -> Vec<(usize, usize)> {
+    let lower = sentence.to_ascii_lowercase();
+    let next_name = |from: usize| -> Option<(usize, usize, usize)> {
+        names
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| {
+                find_name(&lower, &n.to_ascii_lowercase(), from).map(|p| (p, i, p + n.len()))
+            })
+            .min()
+            .map(|(p, i, end)| (i, lower[from..p].split_whitespace().count(), end))
+    };
+    let mut out = Vec::new();
+    for cue in CHOICE_CUES {
+        let mut from = 0;
+        while let Some(p) = find_word(&lower, cue, from) {
+            from = p + cue.len();
+            if lower[..p].ends_with("at least ") || lower[..p].ends_with("at most ") {
+                continue;
+            }
+            let Some((a, gap, end)) = next_name(from) else {
+                break;
+            };
+            if gap > MAX_GAP_WORDS {
+                continue;
+            }
+            let rest = lower[end..].trim_start_matches(['`', '"', '\'', ')', ' ']);
+            let after_join = [",", "/", "or ", "and "]
+                .iter()
+                .find_map(|j| rest.strip_prefix(j));
+            let Some(after_join) = after_join else {
+                continue;
+            };
+            let at = lower.len() - after_join.len();
+            if let Some((b, gap, _)) = next_name(at)
+                && gap <= MAX_GAP_WORDS
+                && b != a
+                && !out.contains(&(a, b))
+            {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
 
 fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
     let name = cx.param.name.as_str();
@@ -273,6 +390,22 @@ fn coupling(doc: &str, own: &str, siblings: &[&Param]) -> Option<Coupling> {
                 }
             }
         }
+        // "Either this or `other`": a choice, named by the other parameter's name only (an
+        // enum value after "either" is a value of this one: "either newest or oldest").
+        if let Some(p) = find_word(&lower, "either", 0) {
+            let from = p + "either".len();
+            let other = names
+                .iter()
+                .filter_map(|m| find_word(&lower, &m.word, from).map(|q| (q, m)))
+                .min_by_key(|(q, _)| *q)
+                .filter(|(q, _)| lower[from..*q].split_whitespace().count() <= MAX_GAP_WORDS);
+            if let Some((_, m)) = other {
+                return Some(Coupling {
+                    evidence: sentence.clone(),
+                    other: Some(m.param.clone()),
+                });
+            }
+        }
         for cue in CONDITION_CUES {
             let mut from = 0;
             while let Some(p) = find_word(&lower, cue, from) {
@@ -338,5 +471,96 @@ mod tests {
             &[&kind, &orientation],
         );
         assert_eq!(c.unwrap().other.as_deref(), Some("file_kind"));
+    }
+
+    fn alternatives(doc: &str, params: Vec<Param>) -> Vec<String> {
+        let args = Args {
+            params,
+            tool_description: Some(doc.into()),
+            origin: Origin::Schema,
+            ..Args::default()
+        };
+        let mut out = Vec::new();
+        check_alternatives(&args, &mut out);
+        out.into_iter().map(|f| f.message).collect()
+    }
+
+    fn optional(names: &[&str]) -> Vec<Param> {
+        names
+            .iter()
+            .map(|n| Param {
+                required: false,
+                description: Some("A value.".into()),
+                ..Param::new(*n, TypeClass::String)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_choice_in_the_tool_description_between_optional_parameters_fires() {
+        // "At least one of" is not a choice (the second case below).
+        let got = alternatives(
+            "Open a page. Provide either `url` or `scrapeId`, and either a natural-language `prompt` or executable `code`.",
+            optional(&["url", "scrapeId", "prompt", "code", "language"]),
+        );
+        assert_eq!(got.len(), 2, "{got:?}");
+        assert!(got[0].starts_with("`url` only means something depending on `scrapeId`"));
+        assert!(got[1].starts_with("`prompt` only means something depending on `code`"));
+        let got = alternatives(
+            "Drop files. At least one of \"paths\" or \"data\" must be provided.",
+            optional(&["paths", "data", "element"]),
+        );
+        assert!(got.is_empty(), "{got:?}");
+        let got = alternatives(
+            "Exactly one of `paths` or `data` must be given.",
+            optional(&["paths", "data"]),
+        );
+        assert_eq!(got.len(), 1, "{got:?}");
+    }
+
+    #[test]
+    fn a_choice_the_schema_shows_or_that_names_no_two_parameters_is_silent() {
+        // One of the two is required: the schema already says it must be there.
+        let mut ps = optional(&["url", "path"]);
+        ps[0].required = true;
+        assert!(alternatives("Give either url or path.", ps).is_empty());
+        // Values, not parameters; one parameter only; parameters far from the cue.
+        assert!(alternatives("Returns either a link or the data.", optional(&["url", "path"])).is_empty());
+        assert!(alternatives("Set either `url` or a local file.", optional(&["url", "path"])).is_empty());
+        assert!(
+            alternatives(
+                "Either way, the url you give is fetched and the path is where it is saved.",
+                optional(&["url", "path"])
+            )
+            .is_empty()
+        );
+        // The first parameter's own doc already says so: reported there, once.
+        let mut ps = optional(&["text", "regex"]);
+        ps[0].description = Some("Text to find. Provide either text or regex, not both.".into());
+        assert!(alternatives("Provide either text or regex.", ps).is_empty());
+    }
+
+    #[test]
+    fn either_in_a_parameter_doc_names_the_other_by_its_name_only() {
+        let ps = params(&["url", "path"]);
+        let refs: Vec<&Param> = ps.iter().collect();
+        let c = coupling("Either this or path must be set.", "url", &refs);
+        assert_eq!(c.unwrap().other.as_deref(), Some("path"));
+        let order = Param::new(
+            "order",
+            TypeClass::Enum {
+                variants: ["newest", "oldest"]
+                    .map(|v| crate::Variant {
+                        name: v.into(),
+                        description: None,
+                    })
+                    .into(),
+            },
+        );
+        let sort = Param::new("sort", TypeClass::String);
+        assert_eq!(
+            coupling("Sort key, either newest or oldest.", "sort", &[&order, &sort]),
+            None
+        );
     }
 }

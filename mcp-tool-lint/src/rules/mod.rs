@@ -55,6 +55,8 @@ declare_lints! {
     too_many_params => TooManyParams;
     /// a `String` whose doc shows a closed set of values, or whose name cannot be open
     closed_domain_string => ClosedDomainString;
+    /// a string that holds a JSON document
+    json_string => JsonString;
     /// a parameter whose meaning depends on another one, or an untagged union
     hidden_coupling => HiddenCoupling;
     /// a bool that switches the shape of the response
@@ -95,8 +97,8 @@ impl Lint {
             (Origin::Code, _) => Level::Error,
             (
                 Origin::Schema,
-                ClosedDomainString | HiddenCoupling | ModeToggle | ImplicitDefault | UnboundedLimit
-                | PaginationMismatch | VagueName,
+                ClosedDomainString | JsonString | HiddenCoupling | ModeToggle | ImplicitDefault
+                | UnboundedLimit | PaginationMismatch | VagueName,
             ) => Level::Advice,
             (
                 Origin::Schema,
