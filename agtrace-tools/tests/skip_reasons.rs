@@ -324,3 +324,20 @@ async fn unreadable_files_and_folders_are_noted_as_such_and_keep_their_sessions(
         .sessions;
     assert_eq!(sessions.len(), 3);
 }
+
+/// A missing log root is noted under its own provider's name, also when several providers
+/// were given the same folder.
+#[test]
+fn a_missing_root_shared_by_providers_is_noted_for_each_by_its_own_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("none");
+    let mut config = Config::for_tree(&tmp.path().join("logs"), &tmp.path().join("data"));
+    for p in [Provider::QwenCode, Provider::CopilotCli, Provider::Opencode] {
+        config = config.with_root(p, &missing);
+    }
+    let stats = TraceStore::open(config).unwrap().refresh().unwrap();
+    for p in [Provider::QwenCode, Provider::CopilotCli, Provider::Opencode] {
+        let note = format!("{p} log root <{p} root> does not exist; skipped");
+        assert!(stats.notes.contains(&note), "{note:?} in {:?}", stats.notes);
+    }
+}

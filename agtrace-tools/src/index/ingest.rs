@@ -1099,12 +1099,12 @@ fn run_once(
         rows,
         removed,
     } = survey(conn, cfg, scope, &mut stats)?;
-    for (p, root) in &discovery.missing_roots {
-        stats.notes.push(format!(
-            "{} log root {} does not exist; skipped",
-            p,
-            root.display()
-        ));
+    // Named by its label, not its path: two providers given one folder would otherwise both
+    // be named by whichever label the path matched first.
+    for (p, _) in &discovery.missing_roots {
+        stats
+            .notes
+            .push(format!("{p} log root <{p} root> does not exist; skipped"));
     }
     for (path, reason) in &discovery.skipped {
         note_skip(&mut stats, path, *reason);
