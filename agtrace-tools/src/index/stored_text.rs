@@ -31,7 +31,7 @@ pub(crate) fn pack(text: &str) -> Option<Vec<u8>> {
     (packed.len() < text.len()).then_some(packed)
 }
 
-/// An event text read from the index: a plain `TEXT` value or a packed `BLOB` ([`pack`]).
+/// An event text read from the index: a plain `TEXT` value, or a `BLOB` holding its zstd frame.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct StoredText(pub String);
 
