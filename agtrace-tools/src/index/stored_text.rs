@@ -2,7 +2,7 @@
 //! frame in a `BLOB`.
 //!
 //! The texts are most of the index (tool outputs: code, logs, listings), and they compress
-//! about threefold one by one. They are compressed on the parser threads ([`pack`]), so the one
+//! about threefold one by one. They are compressed on the parser threads (`pack`), so the one
 //! writer thread only writes fewer bytes, and read back ([`StoredText`]) only for the events a
 //! call shows: a search page's previews, one event, a file-history prompt. A `TEXT` value is
 //! read as it is, so rows written before texts were compressed stay readable.
