@@ -921,9 +921,24 @@ fn survey(
         return Ok(survey);
     }
     stats.walked_roots = true;
-    let discovery = discover::discover(cfg);
+    // The walk (a stat per file) and the read of every row need each other's results only
+    // from here on: the walk runs on a thread of its own meanwhile.
+    let (discovery, rows) = std::thread::scope(|s| {
+        let walk = std::thread::Builder::new()
+            .name("agtrace-walk".into())
+            .spawn_scoped(s, || discover::discover(cfg));
+        let rows = load_rows(conn, None);
+        let discovery = match walk {
+            Ok(walk) => walk
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: the walk runs here.
+            Err(_) => discover::discover(cfg),
+        };
+        (discovery, rows)
+    });
+    let rows = rows?;
     stats.links_followed = discovery.links_followed;
-    let rows = load_rows(conn, None)?;
     let seen: HashSet<&str> = discovery.found.iter().map(|f| f.key.as_str()).collect();
     // Files in a folder that cannot be listed now are not gone: they keep their sessions.
     let unlisted: Vec<&Path> = discovery
