@@ -329,9 +329,12 @@ fn appended_to(found: &Found, row: &FileRow) -> bool {
 }
 
 /// The `files` rows, all of them or those of `keys`.
+/// The columns of a [`FileRow`], with the path: those of the `files_stamps` index.
+const ROW_COLUMNS: &str =
+    "path, size, mtime_ns, parsed_offset, head_hash, sid, tail_hash, ino, ctime_ns";
+
 fn load_rows(conn: &Connection, keys: Option<&[&str]>) -> Result<HashMap<String, FileRow>> {
-    const COLUMNS: &str =
-        "path, size, mtime_ns, parsed_offset, head_hash, sid, tail_hash, ino, ctime_ns";
+    const COLUMNS: &str = ROW_COLUMNS;
     let mut st = match keys {
         None => conn.prepare(&format!("SELECT {COLUMNS} FROM files"))?,
         Some(_) => conn.prepare(&format!(
@@ -1473,4 +1476,36 @@ fn load_skips(conn: &Connection) -> Result<Vec<SkippedFile>> {
 pub fn last_skips(cfg: &Config, max_examples: usize) -> Result<SkipSummary> {
     let conn = super::schema::open(&cfg.index_path())?;
     Ok(SkipSummary::of(&load_skips(&conn)?, max_examples))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plan of the walk's read of every row.
+    fn plan_of_all_rows(conn: &Connection) -> String {
+        let sql = format!("EXPLAIN QUERY PLAN SELECT {ROW_COLUMNS} FROM files");
+        conn.prepare(&sql)
+            .unwrap()
+            .query_map([], |r| r.get::<_, String>(3))
+            .unwrap()
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .unwrap()
+            .join("; ")
+    }
+
+    #[test]
+    fn a_walk_reads_the_rows_from_the_covering_index_which_an_index_without_it_gets() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("index.sqlite");
+        let conn = super::super::schema::open_ready(&path).unwrap();
+        let plan = plan_of_all_rows(&conn);
+        assert!(plan.contains("COVERING INDEX files_stamps"), "{plan}");
+        // An index made before it was added gets it when opened.
+        conn.execute_batch("DROP INDEX files_stamps").unwrap();
+        drop(conn);
+        let conn = super::super::schema::open_ready(&path).unwrap();
+        let plan = plan_of_all_rows(&conn);
+        assert!(plan.contains("COVERING INDEX files_stamps"), "{plan}");
+    }
 }
