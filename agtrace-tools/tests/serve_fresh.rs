@@ -188,6 +188,36 @@ async fn with_the_watcher_an_append_is_in_the_next_answer() {
 
 /// Relative roots and data dir: the watcher names what changed by absolute paths, which must
 /// still match them (they matched nothing, and appends went unseen).
+/// Every folder below a root at startup is watched (each found by listing its parent): an
+/// append to a sub-agent's log, three folders down, is in the next answer.
+#[tokio::test]
+async fn an_append_three_folders_below_a_root_is_in_the_next_answer() {
+    let tree = Tree::new();
+    let client = tree.serve(&[]).await;
+    let parent = "7f2abd2d-7cfc-4447-9ddd-3ca8d14e02e9";
+    let log = tree.claude.join(format!(
+        "-Users-test_user-agent-sample/{parent}/subagents/agent-0c4c3cf8.jsonl"
+    ));
+    assert!(log.is_file());
+    assert!(event_hits(&client, "deepfolderwordzz").await.is_empty());
+    for n in 1..=3u32 {
+        let word = format!("deepfolderword{n}x");
+        let line = json!({
+            "parentUuid": null, "isSidechain": true, "userType": "external",
+            "cwd": "/Users/test_user/agent-sample", "sessionId": parent, "version": "2.0.28",
+            "agentId": "0c4c3cf8", "type": "user",
+            "message": {"role": "user", "content": format!("prompt {word}")},
+            "uuid": format!("deep-folder-{n}"),
+            "timestamp": format!("2025-12-10T11:00:{n:02}.000Z"),
+        });
+        append(&log, &format!("{line}\n"));
+        assert!(
+            !event_hits(&client, &word).await.is_empty(),
+            "append {n} is not in the answer"
+        );
+    }
+}
+
 #[tokio::test]
 async fn with_relative_roots_an_append_is_in_the_next_answer() {
     let tree = Tree::new();

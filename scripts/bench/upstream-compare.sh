@@ -10,11 +10,13 @@
 #    upstream recognises a provider by;
 # 3. indexes it for both into fresh data dirs (upstream's `mcp serve` does not index: its
 #    `index update --all-projects` does, with log roots from the data dir's config.toml);
-# 4. runs the driver, which prints the side-by-side tables (Markdown) to stdout.
+# 4. runs the driver, which prints the side-by-side tables (Markdown) to stdout; with --startup,
+#    scripts/bench/startup-compare.py instead: spawn -> `initialize`, `tools/list` and first
+#    `list_sessions` answers, p50 / p90 over --runs fresh servers of each.
 #
 # Usage: scripts/bench/upstream-compare.sh [--agtrace BIN] [--upstream BIN]
 #            [--upstream-src DIR] [--work DIR] [--sessions N] [--runs N] [--calls N]
-#            [--cold-runs N]
+#            [--cold-runs N] [--startup]
 #   --agtrace BIN       the agtrace binary to measure (default: build this workspace's, release)
 #   --upstream BIN      upstream's binary (default: build it from --upstream-src)
 #   --upstream-src DIR  upstream's source (default $UPSTREAM_SRC, else /work/upstream-agtrace;
@@ -25,14 +27,17 @@
 #   --runs N            fresh servers per first-call and start measure (default 5)
 #   --calls N           warm repetitions per tool row (default 30)
 #   --cold-runs N       starts on an empty data dir (default 3: agtrace indexes the corpus then)
+#   --startup           only the start: startup-compare.py with --runs (give 11 or more)
 # CARGO_TARGET_DIR is honoured for this workspace's build.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 AGTRACE= UPSTREAM= UPSTREAM_SRC=${UPSTREAM_SRC:-/work/upstream-agtrace}
 WORK=${TMPDIR:-/tmp}/agtrace-upstream-compare SESSIONS=2000 RUNS=5 CALLS=30 COLD_RUNS=3
+STARTUP=
 while (($#)); do
     case $1 in
+        --startup) STARTUP=1; shift; continue ;;
         --agtrace) AGTRACE=$2 ;;
         --upstream) UPSTREAM=$2 ;;
         --upstream-src) UPSTREAM_SRC=$2 ;;
@@ -50,13 +55,19 @@ WORK=$(cd "$WORK" && pwd)
 TARGET=${CARGO_TARGET_DIR:-$ROOT/target}
 
 echo "== building this agtrace and the driver (release)" >&2
-if [[ -z $AGTRACE ]]; then
+DRIVER=$TARGET/release/examples/upstream_compare
+if [[ -n $STARTUP ]]; then
+    DRIVER=$ROOT/scripts/bench/startup-compare.py
+    if [[ -z $AGTRACE ]]; then
+        (cd "$ROOT" && cargo build --release -p agtrace-tools --bin agtrace >&2)
+        AGTRACE=$TARGET/release/agtrace
+    fi
+elif [[ -z $AGTRACE ]]; then
     (cd "$ROOT" && cargo build --release -p agtrace-tools --bin agtrace --example upstream_compare >&2)
     AGTRACE=$TARGET/release/agtrace
 else
     (cd "$ROOT" && cargo build --release -p agtrace-tools --example upstream_compare >&2)
 fi
-DRIVER=$TARGET/release/examples/upstream_compare
 
 if [[ -z $UPSTREAM ]]; then
     echo "== building upstream agtrace from $UPSTREAM_SRC (release, stable)" >&2
@@ -107,6 +118,10 @@ HOME=$U_DATA "$UPSTREAM" --data-dir "$U_DATA" --all-projects index update >/dev/
 echo "upstream index: $((($(date +%s%N) - start) / 1000000)) ms" >&2
 
 echo "== measuring (agtrace: $AGTRACE; upstream: $UPSTREAM)" >&2
+if [[ -n $STARTUP ]]; then
+    exec python3 "$DRIVER" --corpus "$CORPUS" --agtrace "$AGTRACE" --agtrace-data "$A_DATA" \
+        --upstream "$UPSTREAM" --upstream-data "$U_DATA" --runs "$RUNS"
+fi
 "$DRIVER" --agtrace "$AGTRACE" --upstream "$UPSTREAM" --corpus "$CORPUS" \
     --agtrace-data "$A_DATA" --upstream-data "$U_DATA" \
     --runs "$RUNS" --calls "$CALLS" --cold-runs "$COLD_RUNS"

@@ -72,6 +72,9 @@ struct State {
     failed: Option<(u64, String)>,
     /// Calls waiting for a refresh.
     waiting: usize,
+    /// A refresh that walks the roots has started and has not begun its walk yet (it is setting
+    /// up the watcher): whatever changed before a call made now, that walk finds.
+    walk_ahead: bool,
     stop: bool,
 }
 
@@ -178,7 +181,9 @@ impl Freshness {
     ) -> Result<()> {
         let seen = self.is_watching() && self.sync_point.get().is_some_and(|sync| sync());
         let mut st = self.lock();
-        if !seen {
+        // A call before the walk ahead has begun is answered by it: counted as a change, it
+        // would take a second walk of every root (at startup: after the first build's).
+        if !seen && !st.walk_ahead {
             st.changed_unnamed();
         }
         let mut target = st.wanted;
@@ -276,10 +281,13 @@ impl Freshness {
                 }
                 continue;
             }
-            // Let a burst of writes (or a failing index) settle, unless a call is waiting.
+            // Let a burst of writes (or a failing index) settle, unless a call is waiting. The
+            // first build starts at once: the first index-wide call waits for it, and a client
+            // sends that call right after the handshake.
             let dirty_since = Instant::now();
+            let first_build = st.done == 0 && retry_at.is_none();
             loop {
-                if st.stop || st.waiting > 0 {
+                if st.stop || st.waiting > 0 || first_build {
                     break;
                 }
                 let now = Instant::now();
@@ -306,8 +314,10 @@ impl Freshness {
             }
             let generation = st.wanted;
             let scope = st.take_scope();
+            st.walk_ahead = scope == Scope::All;
             drop(st);
             before_refresh();
+            self.lock().walk_ahead = false;
             let started = Instant::now();
             let outcome = store.refresh_scoped(&scope);
             st = self.lock();
@@ -420,6 +430,31 @@ mod tests {
         gate.lock().links = true;
         gate.mark_changed([a]);
         assert_eq!(gate.lock().take_scope(), Scope::All, "logs behind links");
+    }
+
+    #[test]
+    fn a_call_before_the_walk_ahead_begins_is_answered_by_it() {
+        let gate = Freshness::new();
+        // The first build has taken its generation and is setting up the watcher.
+        let first = {
+            let mut st = gate.lock();
+            let generation = st.wanted;
+            assert_eq!(st.take_scope(), Scope::All);
+            st.walk_ahead = true;
+            generation
+        };
+        assert!(gate.wait_unless(&|| Ok(()), &|| true).is_ok());
+        assert_eq!(
+            gate.lock().wanted,
+            first,
+            "not a change: the walk ahead finds what changed before the call"
+        );
+        // Once the walk has begun, a call without a watcher counts as a change again.
+        gate.lock().walk_ahead = false;
+        assert!(gate.wait_unless(&|| Ok(()), &|| true).is_ok());
+        let st = gate.lock();
+        assert_eq!(st.wanted, first + 1, "a change the next walk finds");
+        assert!(st.walk);
     }
 
     #[test]

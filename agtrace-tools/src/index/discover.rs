@@ -298,8 +298,44 @@ pub(super) fn discover(cfg: &Config) -> Discovery {
             _ => w.out.missing_roots.push((p, root.to_path_buf())),
         }
     }
-    for p in present {
-        w.walk(p, cfg.root(p).to_path_buf());
+    // Each root's own tree on a thread of its own (a stat per log file is most of a walk);
+    // merged in provider order, what they found is what one walk after the other finds, as
+    // a root's walk reads nothing the others write (the links wait for the merge).
+    let walked: Vec<Walker> = std::thread::scope(|s| {
+        let mut walks = Vec::new();
+        for p in present {
+            let mut own = w.empty();
+            let root = cfg.root(p).to_path_buf();
+            let thread = std::thread::Builder::new().name("agtrace-walk".into());
+            walks.push(if walks.is_empty() {
+                // The first root on this thread, once the others are under way.
+                Err((p, root))
+            } else {
+                thread
+                    .spawn_scoped(s, move || {
+                        own.walk(p, root);
+                        own
+                    })
+                    .map_err(|_| (p, cfg.root(p).to_path_buf()))
+            });
+        }
+        walks
+            .into_iter()
+            .map(|walk| match walk {
+                Ok(thread) => thread
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                // No thread to be had (or the first root): walked here.
+                Err((p, root)) => {
+                    let mut own = w.empty();
+                    own.walk(p, root);
+                    own
+                }
+            })
+            .collect()
+    });
+    for own in walked {
+        w.take(own);
     }
     while let Some((p, link)) = w.links.pop_front() {
         w.follow(p, link);
@@ -397,6 +433,33 @@ pub(super) fn named(cfg: &Config, paths: &BTreeSet<PathBuf>) -> Option<NamedPath
 }
 
 impl Walker {
+    /// A walker for one root's tree, with this one's clock and roots.
+    fn empty(&self) -> Walker {
+        Walker {
+            now: self.now,
+            roots: self.roots.clone(),
+            out: Discovery {
+                found: Vec::new(),
+                skipped: Vec::new(),
+                missing_roots: Vec::new(),
+                links_followed: 0,
+            },
+            files: HashSet::new(),
+            folders: HashSet::new(),
+            links: VecDeque::new(),
+        }
+    }
+
+    /// Adds what `other` found after what this one found.
+    fn take(&mut self, other: Walker) {
+        self.out.found.extend(other.out.found);
+        self.out.skipped.extend(other.out.skipped);
+        self.out.links_followed += other.out.links_followed;
+        self.files.extend(other.files);
+        self.folders.extend(other.folders);
+        self.links.extend(other.links);
+    }
+
     fn skip(&mut self, path: PathBuf, reason: SkipReason) {
         self.out.skipped.push((path, reason));
     }

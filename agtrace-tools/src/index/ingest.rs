@@ -141,6 +141,9 @@ pub struct IndexStats {
     pub checkpoint_ms: u64,
 }
 
+/// A `files` row without its parse state (read apart, by [`load_state`], where an append
+/// needs it): two rows are equal when they stand for the same indexed prefix, which the state
+/// is parsed from.
 #[derive(Debug, Clone, PartialEq)]
 struct FileRow {
     size: u64,
@@ -148,7 +151,6 @@ struct FileRow {
     offset: u64,
     head_hash: String,
     sid: i64,
-    state: String,
     tail_hash: Option<String>,
     ino: i64,
     ctime_ns: i64,
@@ -332,9 +334,12 @@ fn appended_to(found: &Found, row: &FileRow) -> bool {
 }
 
 /// The `files` rows, all of them or those of `keys`.
+/// The columns of a [`FileRow`], with the path: those of the `files_stamps` index.
+const ROW_COLUMNS: &str =
+    "path, size, mtime_ns, parsed_offset, head_hash, sid, tail_hash, ino, ctime_ns";
+
 fn load_rows(conn: &Connection, keys: Option<&[&str]>) -> Result<HashMap<String, FileRow>> {
-    const COLUMNS: &str =
-        "path, size, mtime_ns, parsed_offset, head_hash, sid, state, tail_hash, ino, ctime_ns";
+    const COLUMNS: &str = ROW_COLUMNS;
     let mut st = match keys {
         None => conn.prepare(&format!("SELECT {COLUMNS} FROM files"))?,
         Some(_) => conn.prepare(&format!(
@@ -351,10 +356,9 @@ fn load_rows(conn: &Connection, keys: Option<&[&str]>) -> Result<HashMap<String,
                 offset: r.get::<_, i64>(3)? as u64,
                 head_hash: r.get(4)?,
                 sid: r.get(5)?,
-                state: r.get(6)?,
-                tail_hash: r.get(7)?,
-                ino: r.get(8)?,
-                ctime_ns: r.get(9)?,
+                tail_hash: r.get(6)?,
+                ino: r.get(7)?,
+                ctime_ns: r.get(8)?,
             },
         ))
     })?;
@@ -364,7 +368,7 @@ fn load_rows(conn: &Connection, keys: Option<&[&str]>) -> Result<HashMap<String,
 fn load_row(tx: &Transaction, key: &str) -> Result<Option<FileRow>> {
     Ok(tx
         .query_row(
-            "SELECT size, mtime_ns, parsed_offset, head_hash, sid, state, tail_hash, ino, ctime_ns FROM files WHERE path = ?1",
+            "SELECT size, mtime_ns, parsed_offset, head_hash, sid, tail_hash, ino, ctime_ns FROM files WHERE path = ?1",
             [key],
             |r| {
                 Ok(FileRow {
@@ -373,18 +377,34 @@ fn load_row(tx: &Transaction, key: &str) -> Result<Option<FileRow>> {
                     offset: r.get::<_, i64>(2)? as u64,
                     head_hash: r.get(3)?,
                     sid: r.get(4)?,
-                    state: r.get(5)?,
-                    tail_hash: r.get(6)?,
-                    ino: r.get(7)?,
-                    ctime_ns: r.get(8)?,
+                    tail_hash: r.get(5)?,
+                    ino: r.get(6)?,
+                    ctime_ns: r.get(7)?,
                 })
             },
         )
         .optional()?)
 }
 
-/// Decides how to bring one file up to date, or `None` when it is unchanged.
-fn plan_for(found: &Found, row: Option<&FileRow>) -> Option<Plan> {
+/// The parse state stored with a file's row, read only for a file that may have grown: it is
+/// most of a row's bytes (1.7 KB of 2 KB in a generated corpus), and a walk of every log that
+/// found nothing changed read it for every row.
+fn load_state(conn: &Connection, key: &str) -> Option<ParseState> {
+    let text: String = conn
+        .query_row("SELECT state FROM files WHERE path = ?1", [key], |r| {
+            r.get(0)
+        })
+        .ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// Decides how to bring one file up to date, or `None` when it is unchanged; `state` reads the
+/// row's parse state, for an append.
+fn plan_for(
+    found: &Found,
+    row: Option<&FileRow>,
+    state: impl FnOnce() -> Option<ParseState>,
+) -> Option<Plan> {
     let Some(row) = row else {
         return Some(Plan::Full);
     };
@@ -405,8 +425,8 @@ fn plan_for(found: &Found, row: Option<&FileRow>) -> Option<Plan> {
         return Some(Plan::Full);
     }
     // An append keeps the indexed prefix; a rewrite that happens to be longer does not.
-    match serde_json::from_str::<ParseState>(&row.state) {
-        Ok(state) if appended_to(found, row) => Some(Plan::Append {
+    match state() {
+        Some(state) if appended_to(found, row) => Some(Plan::Append {
             offset: row.offset,
             state: Box::new(state),
         }),
@@ -446,7 +466,7 @@ pub(crate) fn files_as_indexed(conn: &Connection, cfg: &Config, keys: &[String])
     )?;
     Ok(found.iter().all(|f| {
         rows.get(&f.key)
-            .is_some_and(|row| plan_for(f, Some(row)).is_none())
+            .is_some_and(|row| plan_for(f, Some(row), || load_state(conn, &f.key)).is_none())
     }))
 }
 
@@ -627,7 +647,10 @@ fn apply(
     let parsed = if current != job.base {
         // Someone else indexed this file since we planned: our append base is stale. A
         // rebuild writes it all the same: the other indexer may have written the other choice.
-        if !job.rewrite && current.is_some() && plan_for(f, current.as_ref()).is_none() {
+        if !job.rewrite
+            && current.is_some()
+            && plan_for(f, current.as_ref(), || load_state(tx, &f.key)).is_none()
+        {
             return Ok(None);
         }
         let fresh = Job {
@@ -912,9 +935,24 @@ fn survey(
         return Ok(survey);
     }
     stats.walked_roots = true;
-    let discovery = discover::discover(cfg);
+    // The walk (a stat per file) and the read of every row need each other's results only
+    // from here on: the walk runs on a thread of its own meanwhile.
+    let (discovery, rows) = std::thread::scope(|s| {
+        let walk = std::thread::Builder::new()
+            .name("agtrace-walk".into())
+            .spawn_scoped(s, || discover::discover(cfg));
+        let rows = load_rows(conn, None);
+        let discovery = match walk {
+            Ok(walk) => walk
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            // No thread to be had: the walk runs here.
+            Err(_) => discover::discover(cfg),
+        };
+        (discovery, rows)
+    });
+    let rows = rows?;
     stats.links_followed = discovery.links_followed;
-    let rows = load_rows(conn, None)?;
     let seen: HashSet<&str> = discovery.found.iter().map(|f| f.key.as_str()).collect();
     // Files in a folder that cannot be listed now are not gone: they keep their sessions.
     let unlisted: Vec<&Path> = discovery
@@ -1126,7 +1164,7 @@ fn run_once(
     let named = !stats.walked_roots;
     for f in &found {
         let row = rows.get(&f.key);
-        let plan = match plan_for(f, row) {
+        let plan = match plan_for(f, row, || load_state(conn, &f.key)) {
             // Every row of the other choice is replaced.
             _ if rebuild => Some(Plan::Full),
             // A row without a trusted ctime takes a rewrite that keeps size and mtime for no
@@ -1449,4 +1487,36 @@ fn load_skips(conn: &Connection) -> Result<Vec<SkippedFile>> {
 pub fn last_skips(cfg: &Config, max_examples: usize) -> Result<SkipSummary> {
     let conn = super::schema::open(&cfg.index_path())?;
     Ok(SkipSummary::of(&load_skips(&conn)?, max_examples))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plan of the walk's read of every row.
+    fn plan_of_all_rows(conn: &Connection) -> String {
+        let sql = format!("EXPLAIN QUERY PLAN SELECT {ROW_COLUMNS} FROM files");
+        conn.prepare(&sql)
+            .unwrap()
+            .query_map([], |r| r.get::<_, String>(3))
+            .unwrap()
+            .collect::<rusqlite::Result<Vec<_>>>()
+            .unwrap()
+            .join("; ")
+    }
+
+    #[test]
+    fn a_walk_reads_the_rows_from_the_covering_index_which_an_index_without_it_gets() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("index.sqlite");
+        let conn = super::super::schema::open_ready(&path).unwrap();
+        let plan = plan_of_all_rows(&conn);
+        assert!(plan.contains("COVERING INDEX files_stamps"), "{plan}");
+        // An index made before it was added gets it when opened.
+        conn.execute_batch("DROP INDEX files_stamps").unwrap();
+        drop(conn);
+        let conn = super::super::schema::open_ready(&path).unwrap();
+        let plan = plan_of_all_rows(&conn);
+        assert!(plan.contains("COVERING INDEX files_stamps"), "{plan}");
+    }
 }

@@ -230,7 +230,10 @@ fn main() -> ExitCode {
 
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("AGTRACE_LOG")
-        .unwrap_or_else(|_| "warn".into());
+        // notify's inotify backend warns (its one warning) when a watch it meant to drop was
+        // gone already: with a watch per folder (`fresh/watch.rs`), that is every folder of a
+        // tree deleted at once after the first. Nothing is lost; the refresh sees the removal.
+        .unwrap_or_else(|_| "warn,notify::inotify=error".into());
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(filter)

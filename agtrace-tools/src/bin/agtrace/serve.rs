@@ -85,10 +85,16 @@ pub async fn run(roots: &Roots, args: ServeArgs) -> Result<(), Failure> {
     let mut watch = LogWatch::new(store.config(), mode);
     let rescan = (args.refresh_secs > 0).then(|| Duration::from_secs(args.refresh_secs));
     let watch_gate = gate.clone();
+    let catalog = server.clone();
+    let on_start = move || {
+        priority::lower_this_thread();
+        // The handshake first: `tools/list` waits for the listed tools, derived on a thread
+        // `build()` started, and the first build (at once, from here) would take cores and
+        // the allocator from it. Waiting for them costs the first build about a millisecond.
+        catalog.tools().for_each(drop);
+    };
     let refresher =
-        gate.spawn_refresher(store, rescan, priority::lower_this_thread, move || {
-            watch.update(&watch_gate)
-        })?;
+        gate.spawn_refresher(store, rescan, on_start, move || watch.update(&watch_gate))?;
     let served = async {
         match args.http {
             Some(addr) => server.serve_http(addr).await,

@@ -1,9 +1,10 @@
 //! The refresher's work yields to the handshake and the calls: it runs at a lower CPU priority
 //! from its start.
 //!
-//! As the server starts, the refresher opens the index while the catalog for `tools/list` is
-//! still being derived on another thread; later it walks every log root and sets up the file
-//! watcher. On a machine with few cores that work took the cores the answers needed:
+//! As the server starts, the refresher waits for the catalog for `tools/list` to be derived on
+//! another thread, then opens the index, sets up the file watcher and walks every log root
+//! while the first calls arrive. On a machine with few cores that work took the cores the
+//! answers needed:
 //! `initialize` came 0.5-0.8 ms later with the refresher at the default priority
 //! (`agtrace-tools/docs/benchmarks.md`, "`agtrace serve`: startup and first answers"). Threads a
 //! thread creates inherit its nice value, so the watcher's thread and the indexer's parser
