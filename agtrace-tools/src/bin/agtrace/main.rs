@@ -183,10 +183,11 @@ pub async fn refresh(store: &TraceStore) -> Result<IndexStats, Failure> {
 const SHUTDOWN_GRACE: std::time::Duration = std::time::Duration::from_millis(300);
 
 fn main() -> ExitCode {
-    malloc::tune();
     // Before any thread starts: logs are mapped, with a SIGBUS guard for one cut short meanwhile.
     agtrace_tools::store::map_logs();
     let cli = Cli::parse();
+    // Still on the one thread: parsing the arguments starts none.
+    malloc::tune(matches!(cli.command, Command::Index(_)));
     init_logging();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
