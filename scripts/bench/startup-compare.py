@@ -29,31 +29,10 @@ import sys
 import tempfile
 import time
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "startup-compare", "version": "0"},
-    },
-}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from mcp_stdio import answer, initialize, send  # noqa: E402
 
-
-def send(proc, msg):
-    proc.stdin.write((json.dumps(msg) + "\n").encode())
-    proc.stdin.flush()
-
-
-def answer(proc, want_id):
-    while True:
-        line = proc.stdout.readline()
-        if not line:
-            raise RuntimeError(f"{proc.args[0]} closed its output")
-        msg = json.loads(line)
-        if msg.get("id") == want_id:
-            return msg
+INIT = initialize("startup-compare")
 
 
 def agtrace_args(binary, corpus, data):

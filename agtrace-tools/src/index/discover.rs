@@ -247,6 +247,7 @@ pub(super) fn now_ns() -> i64 {
 }
 
 /// The log files under the roots, and what was passed over and why (absolute paths, lossy).
+#[derive(Default)]
 pub(super) struct Discovery {
     pub found: Vec<Found>,
     pub skipped: Vec<(PathBuf, SkipReason)>,
@@ -269,19 +270,7 @@ struct Walker {
 
 /// Walks every root (see the module notes for links).
 pub(super) fn discover(cfg: &Config) -> Discovery {
-    let mut w = Walker {
-        now: now_ns(),
-        roots: Vec::new(),
-        out: Discovery {
-            found: Vec::new(),
-            skipped: Vec::new(),
-            missing_roots: Vec::new(),
-            links_followed: 0,
-        },
-        files: HashSet::new(),
-        folders: HashSet::new(),
-        links: VecDeque::new(),
-    };
+    let mut w = Walker::new(now_ns(), Vec::new());
     let mut present = Vec::new();
     for p in Provider::ALL {
         let root = cfg.root(p);
@@ -435,15 +424,15 @@ pub(super) fn named(cfg: &Config, paths: &BTreeSet<PathBuf>) -> Option<NamedPath
 impl Walker {
     /// A walker for one root's tree, with this one's clock and roots.
     fn empty(&self) -> Walker {
+        Walker::new(self.now, self.roots.clone())
+    }
+
+    /// A walker that has found nothing yet.
+    fn new(now: i64, roots: Vec<PathBuf>) -> Walker {
         Walker {
-            now: self.now,
-            roots: self.roots.clone(),
-            out: Discovery {
-                found: Vec::new(),
-                skipped: Vec::new(),
-                missing_roots: Vec::new(),
-                links_followed: 0,
-            },
+            now,
+            roots,
+            out: Discovery::default(),
             files: HashSet::new(),
             folders: HashSet::new(),
             links: VecDeque::new(),
