@@ -19,6 +19,8 @@
 #   --cores N           pin every build to cores 0..N-1
 #   --work DIR          corpus, data dirs, baseline build (default ${TMPDIR:-/tmp}/agtrace-index-compare)
 set -euo pipefail
+# shellcheck source=../lib/upstream-corpus.sh
+source "$(dirname "$0")/../lib/upstream-corpus.sh"
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 AGTRACE= BASELINE= BASELINE_REV= UPSTREAM= SESSIONS=2000 RUNS=3 CORES= WORK=${TMPDIR:-/tmp}/agtrace-index-compare
@@ -58,14 +60,7 @@ if [[ -n $BASELINE_REV && -z $BASELINE ]]; then
 fi
 
 CORPUS=$WORK/corpus-$SESSIONS
-if [[ ! -f $CORPUS/.complete ]]; then
-    echo "== generating $SESSIONS sessions into $CORPUS" >&2
-    rm -rf "$CORPUS"
-    "$AGTRACE" gen-corpus --sessions "$SESSIONS" --out "$CORPUS" >&2
-    # The root names upstream recognises a provider by.
-    for p in claude codex gemini; do mv "$CORPUS/$p" "$CORPUS/.$p"; done
-    touch "$CORPUS/.complete"
-fi
+corpus_for_upstream "$AGTRACE" "$SESSIONS" "$CORPUS"
 LOG_BYTES=$(find "$CORPUS" -type f ! -name .complete -printf '%s\n' | awk '{s += $1} END {print s}')
 
 pin=()
@@ -87,19 +82,7 @@ build_agtrace() {
 build_upstream() {
     local data=$1
     rm -rf "$data" && mkdir -p "$data"
-    cat > "$data/config.toml" <<EOF
-[providers.claude_code]
-enabled = true
-log_root = "$CORPUS/.claude/projects"
-
-[providers.codex]
-enabled = true
-log_root = "$CORPUS/.codex/sessions"
-
-[providers.gemini]
-enabled = true
-log_root = "$CORPUS/.gemini/tmp"
-EOF
+    upstream_config "$data" "$CORPUS"
     local start=$(date +%s%N)
     HOME=$data "${pin[@]}" "$UPSTREAM" --data-dir "$data" --all-projects index update >/dev/null 2>&1
     local end=$(date +%s%N)

@@ -30,6 +30,8 @@
 #   --startup           only the start: startup-compare.py with --runs (give 11 or more)
 # CARGO_TARGET_DIR is honoured for this workspace's build.
 set -euo pipefail
+# shellcheck source=../lib/upstream-corpus.sh
+source "$(dirname "$0")/../lib/upstream-corpus.sh"
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 AGTRACE= UPSTREAM= UPSTREAM_SRC=${UPSTREAM_SRC:-/work/upstream-agtrace}
@@ -81,31 +83,12 @@ for bin in "$AGTRACE" "$UPSTREAM" "$DRIVER"; do
 done
 
 CORPUS=$WORK/corpus-$SESSIONS
-if [[ ! -f $CORPUS/.complete ]]; then
-    echo "== generating $SESSIONS sessions into $CORPUS" >&2
-    rm -rf "$CORPUS" "$CORPUS.tmp"
-    "$AGTRACE" gen-corpus --sessions "$SESSIONS" --out "$CORPUS.tmp" >&2
-    for p in claude codex gemini; do mv "$CORPUS.tmp/$p" "$CORPUS.tmp/.$p"; done
-    mv "$CORPUS.tmp" "$CORPUS"
-    touch "$CORPUS/.complete"
-fi
+corpus_for_upstream "$AGTRACE" "$SESSIONS" "$CORPUS"
 
 A_DATA=$WORK/agtrace-data U_DATA=$WORK/upstream-data
 rm -rf "$A_DATA" "$U_DATA"
 mkdir -p "$A_DATA" "$U_DATA"
-cat > "$U_DATA/config.toml" <<EOF
-[providers.claude_code]
-enabled = true
-log_root = "$CORPUS/.claude/projects"
-
-[providers.codex]
-enabled = true
-log_root = "$CORPUS/.codex/sessions"
-
-[providers.gemini]
-enabled = true
-log_root = "$CORPUS/.gemini/tmp"
-EOF
+upstream_config "$U_DATA" "$CORPUS"
 
 echo "== indexing for agtrace" >&2
 start=$(date +%s%N)
