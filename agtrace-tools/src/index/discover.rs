@@ -251,8 +251,8 @@ pub(super) fn now_ns() -> i64 {
 pub(super) struct Discovery {
     pub found: Vec<Found>,
     pub skipped: Vec<(PathBuf, SkipReason)>,
-    /// Roots that do not exist.
-    pub missing_roots: Vec<(Provider, PathBuf)>,
+    /// The providers whose log root does not exist.
+    pub missing_roots: Vec<Provider>,
     /// Links followed to a log file or a folder (see [`named`] for why they matter).
     pub links_followed: u64,
 }
@@ -284,7 +284,7 @@ pub(super) fn discover(cfg: &Config) -> Discovery {
                 }
                 present.push(p);
             }
-            _ => w.out.missing_roots.push((p, root.to_path_buf())),
+            _ => w.out.missing_roots.push(p),
         }
     }
     // Each root's own tree on a thread of its own (a stat per log file is most of a walk);
@@ -363,12 +363,7 @@ pub(super) struct NamedPaths {
 pub(super) fn named(cfg: &Config, paths: &BTreeSet<PathBuf>) -> Option<NamedPaths> {
     let now = now_ns();
     let mut out = NamedPaths {
-        discovery: Discovery {
-            found: Vec::new(),
-            skipped: Vec::new(),
-            missing_roots: Vec::new(),
-            links_followed: 0,
-        },
+        discovery: Discovery::default(),
         gone: Vec::new(),
     };
     let watched: Vec<(Provider, PathBuf)> = Provider::ALL

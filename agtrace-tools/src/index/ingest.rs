@@ -1139,7 +1139,7 @@ fn run_once(
     } = survey(conn, cfg, scope, &mut stats)?;
     // Named by its label, not its path: two providers given one folder would otherwise both
     // be named by whichever label the path matched first.
-    for (p, _) in &discovery.missing_roots {
+    for p in &discovery.missing_roots {
         stats
             .notes
             .push(format!("{p} log root <{p} root> does not exist; skipped"));
