@@ -270,11 +270,11 @@ fn events(data_dir: &Path) -> Vec<String> {
         .prepare("SELECT s.id, e.text FROM events e JOIN sessions s ON s.sid = e.eid >> 24")
         .unwrap();
     st.query_map([], |r| {
+        // A text left in its log line shows as its record: its length and digest.
         Ok(format!(
-            "{}: {}",
+            "{}: {:?}",
             r.get::<_, String>(0)?,
             r.get::<_, agtrace_tools::index::stored_text::StoredText>(1)?
-                .0
         ))
     })
     .unwrap()
@@ -500,6 +500,39 @@ fn downgrade(data: &Path, sql: &str) {
     conn.execute_batch(sql).unwrap();
 }
 
+/// Writes back into the index of `logs` in `data` every event text left in its log line, as
+/// versions before 13 stored them all: the text the store reads from the line.
+fn store_every_text(logs: &Path, data: &Path) {
+    use agtrace_tools::index::stored_text::StoredText;
+    let store = TraceStore::open(Config::for_tree(logs, data)).unwrap();
+    let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
+    let left: Vec<(i64, String, u32)> = conn
+        .prepare(
+            "SELECT e.eid, s.id, e.eid & 16777215, e.text FROM events e JOIN sessions s ON s.sid = e.eid >> 24",
+        )
+        .unwrap()
+        .query_map([], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, StoredText>(3)?))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .filter(|(.., text)| matches!(text, StoredText::InLog(_)))
+        .map(|(eid, id, index, _)| (eid, id, index))
+        .collect();
+    assert!(
+        !left.is_empty(),
+        "the sample logs have texts left in their lines"
+    );
+    for (eid, id, index) in left {
+        let text = store.get_event_without_raw(&id, index).unwrap().event.text;
+        conn.execute(
+            "UPDATE events SET text = ?2 WHERE eid = ?1",
+            rusqlite::params![eid, text],
+        )
+        .unwrap();
+    }
+}
+
 /// The schema version of the index in `data`.
 fn user_version(data: &Path) -> i64 {
     rusqlite::Connection::open(data.join("index.sqlite"))
@@ -555,8 +588,8 @@ fn a_version_7_index_is_migrated_and_each_file_reparsed_once() {
     drop(store);
     let version = user_version(&data);
     assert_eq!(
-        version, 12,
-        "migrated through 8, 9, 10 and 11 to the current version"
+        version, 13,
+        "migrated through 8, 9, 10, 11 and 12 to the current version"
     );
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }
@@ -591,7 +624,7 @@ fn a_version_9_index_is_migrated_and_each_file_reparsed_once() {
     assert_reparsed_once(&store);
     drop(store);
     let version = user_version(&data);
-    assert_eq!(version, 12);
+    assert_eq!(version, 13);
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }
 
@@ -615,6 +648,7 @@ fn a_version_10_index_gets_its_word_index_refilled_without_reparsing() {
     assert!(before > 0, "the sample logs mention an error");
     drop(store);
     let data = tmp.path().join("data");
+    store_every_text(&logs, &data);
     downgrade(
         &data,
         "DROP TABLE events_fts;
@@ -637,7 +671,14 @@ fn a_version_10_index_gets_its_word_index_refilled_without_reparsing() {
     let stats = store.refresh().unwrap();
     assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
     drop(store);
-    assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
+    // A fresh build, with its texts stored as version 10 stored them: not parsed again, the
+    // migrated index keeps its own.
+    let fresh = tempfile::tempdir_in(tmp.path()).unwrap();
+    let store = TraceStore::open(Config::for_tree(&logs, fresh.path())).unwrap();
+    store.refresh().unwrap();
+    drop(store);
+    store_every_text(&logs, fresh.path());
+    assert_eq!(dump(&data), dump(fresh.path()));
 }
 
 /// An index written by version 11 (every event text stored plain) is taken as it is: its plain
@@ -656,13 +697,18 @@ fn a_version_11_index_with_plain_texts_answers_as_it_is() {
     let before = serde_json::to_string(&store.search(&query).unwrap()).unwrap();
     drop(store);
     let data = tmp.path().join("data");
+    store_every_text(&logs, &data);
     let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
     let packed: Vec<(i64, String)> = conn
         .prepare("SELECT eid, text FROM events WHERE typeof(text) = 'blob'")
         .unwrap()
-        .query_map([], |r| Ok((r.get(0)?, r.get::<_, StoredText>(1)?.0)))
+        .query_map([], |r| Ok((r.get(0)?, r.get::<_, StoredText>(1)?)))
         .unwrap()
         .map(Result::unwrap)
+        .filter_map(|(eid, text)| match text {
+            StoredText::Here(text) => Some((eid, text)),
+            StoredText::InLog(_) => None,
+        })
         .collect();
     assert!(!packed.is_empty(), "the sample logs have long texts");
     for (eid, text) in &packed {
@@ -683,7 +729,11 @@ fn a_version_11_index_with_plain_texts_answers_as_it_is() {
     let stats = store.refresh().unwrap();
     assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
     drop(store);
-    assert_eq!(user_version(&data), 12);
+    assert_eq!(
+        user_version(&data),
+        13,
+        "migrated in place to the current version"
+    );
 }
 
 /// Found by the proptest above: a log cut inside a line, then appended to.

@@ -42,10 +42,11 @@ use super::archive::{self, ArchiveStats};
 use super::discover::{self, Discovery, Found, SkipReason, SkipSummary, SkippedFile};
 use super::fts_tokens::Unicode61;
 use super::in_order;
+use super::line_text;
 use super::masking::{self, Choice};
 use super::schema::{MAX_EVENTS_PER_SESSION, eid, eid_range};
 use super::search_syntax::cjk_words;
-use super::stored_text;
+use super::stored_text::{self, InLog};
 use super::touches::{self, Touch};
 use super::usage;
 use crate::config::Config;
@@ -210,8 +211,11 @@ struct Derived {
     words: Option<Vec<Vec<u8>>>,
     /// [`cjk_words`] of each event, in the order of the events.
     cjk: Vec<Option<String>>,
+    /// Whether each event's text is left in its log line, only its length stored
+    /// ([`line_text`]).
+    in_log: Vec<bool>,
     /// Each event's text compressed for `events.text` ([`stored_text::pack`]), or `None` where
-    /// it is stored plain.
+    /// it is stored plain or not at all.
     packed: Vec<Option<Vec<u8>>>,
     touches: Vec<Touch>,
     usage: usage::Parts,
@@ -235,7 +239,15 @@ fn word_tokens(events: &[Event]) -> Option<Vec<Vec<u8>>> {
 impl Derived {
     /// The rows derived from a file's events; with [`Job::mask`] the events and the state are
     /// masked first (in place: they are written too), so that nothing derived holds a secret.
-    fn of(job: &Job, state: &mut ParseState, events: &mut [Event], appended: bool) -> Self {
+    /// `lines`: the bytes of a JSONL log the events were parsed from and their offset in it,
+    /// whose lines may keep the texts ([`line_text`]).
+    fn of(
+        job: &Job,
+        state: &mut ParseState,
+        events: &mut [Event],
+        appended: bool,
+        lines: Option<(&[u8], u64)>,
+    ) -> Self {
         let base_tokens = match (&job.plan, appended) {
             (Plan::Append { state, .. }, true) => Some(&state.tokens),
             _ => None,
@@ -244,10 +256,30 @@ impl Derived {
         if job.mask {
             masking::mask_parsed(events, state, &mut touches);
         }
+        // Judged under the key the reader finds the log by (`sessions.path`).
+        let f = &job.found;
+        let in_log = match lines {
+            Some((bytes, base)) if state.layout == Layout::Lines => {
+                let key = Path::new(&f.key);
+                line_text::line_local(f.provider, key, bytes, base, events, job.mask)
+            }
+            _ => vec![false; events.len()],
+        };
         Derived {
             words: word_tokens(events),
             cjk: events.iter().map(|e| cjk_words(&e.text)).collect(),
-            packed: events.iter().map(|e| stored_text::pack(&e.text)).collect(),
+            packed: events
+                .iter()
+                .zip(&in_log)
+                .map(|(e, &in_log)| {
+                    if in_log {
+                        None
+                    } else {
+                        stored_text::pack(&e.text)
+                    }
+                })
+                .collect(),
+            in_log,
             touches,
             usage: usage::collect(events, base_tokens, state.meta.start_ms),
         }
@@ -482,7 +514,7 @@ fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
         // Unchanged while the fingerprint is: nothing else of the source is compared.
         let fingerprint = format!("{:016x}", f.ctime_ns);
         return Ok(ParsedFile {
-            derived: Derived::of(job, &mut state, &mut events, false),
+            derived: Derived::of(job, &mut state, &mut events, false, None),
             state,
             events,
             end_offset: 0,
@@ -544,7 +576,13 @@ fn parse_job(job: &Job) -> std::result::Result<ParsedFile, SkipReason> {
         }
     })?;
     Ok(ParsedFile {
-        derived: Derived::of(job, &mut state, &mut events, appended),
+        derived: Derived::of(
+            job,
+            &mut state,
+            &mut events,
+            appended,
+            Some((&bytes, offset)),
+        ),
         state,
         events,
         end_offset,
@@ -573,7 +611,8 @@ fn parse_archived(
     };
     let (head_hash, tail_hash) = fingerprint_of(&bytes, end_offset);
     Ok(ParsedFile {
-        derived: Derived::of(job, &mut state, &mut events, false),
+        // A copy is read back whole, so its texts stay in the index.
+        derived: Derived::of(job, &mut state, &mut events, false, None),
         state,
         events,
         end_offset,
@@ -697,8 +736,10 @@ fn apply(
             Error::IndexUnavailable("SQLite's FTS5 tokenizer unicode61 could not be made".into())
         })?;
         let derived = &parsed.derived;
-        for (((ev, cjk), words), packed) in
-            (parsed.events.iter().zip(&derived.cjk).zip(words)).zip(&derived.packed)
+        for ((((ev, cjk), words), packed), &in_log) in (parsed.events.iter().zip(&derived.cjk))
+            .zip(words)
+            .zip(&derived.packed)
+            .zip(&derived.in_log)
         {
             if ev.index > MAX_EVENTS_PER_SESSION {
                 notes.push(format!(
@@ -708,6 +749,9 @@ fn apply(
                 break;
             }
             let id = eid(sid, ev.index);
+            let in_log = in_log
+                .then(|| InLog::of(&ev.text).map(|r| r.encode()))
+                .flatten();
             let t0 = Instant::now();
             ins_ev.execute(params![
                 id,
@@ -720,9 +764,10 @@ fn apply(
                 ev.is_error,
                 ev.source.map(|s| s.offset as i64),
                 ev.source.map(|s| s.len),
-                match packed {
-                    Some(frame) => frame as &dyn rusqlite::ToSql,
-                    None => &ev.text,
+                match (packed, &in_log) {
+                    (Some(frame), _) => frame as &dyn rusqlite::ToSql,
+                    (None, Some(marker)) => marker,
+                    (None, None) => &ev.text,
                 },
             ])?;
             let t1 = Instant::now();

@@ -215,7 +215,7 @@ pub(crate) struct EventRow {
     pub is_error: bool,
     pub src_off: Option<i64>,
     pub src_len: Option<i64>,
-    pub text: String,
+    pub text: StoredText,
 }
 
 /// Characters of a search preview.
@@ -411,6 +411,7 @@ pub(crate) fn search(
     q: &SearchQuery,
     session_sid: Option<i64>,
     mask_secrets: bool,
+    data_dir: &std::path::Path,
 ) -> Result<SearchPage> {
     // A query the syntax rejects finds nothing here; the search tool rejects it with the reason.
     let Ok(parsed) = super::search_syntax::parse(&q.text) else {
@@ -464,7 +465,7 @@ pub(crate) fn search(
                     r.get::<_, Option<i64>>(3)?,
                     r.get::<_, Option<String>>(4)?,
                     r.get::<_, bool>(5)?,
-                    r.get::<_, StoredText>(6)?.0,
+                    r.get::<_, StoredText>(6)?,
                     r.get::<_, String>(7)?,
                     r.get::<_, i64>(8)?,
                     r.get::<_, Option<String>>(9)?,
@@ -484,6 +485,10 @@ pub(crate) fn search(
             project_hash,
         )) = row
         else {
+            continue;
+        };
+        // A text its log line no longer gives (rewritten since it was indexed) is not shown.
+        let Some(text) = text.read(conn, data_dir, *id, mask_secrets)? else {
             continue;
         };
         // Masked before the preview is cut, so that no preview shows a part of a secret.
@@ -667,7 +672,7 @@ pub(crate) fn event_row(conn: &Connection, sid: i64, index: u32) -> Result<Optio
                 is_error: r.get(6)?,
                 src_off: r.get(7)?,
                 src_len: r.get(8)?,
-                text: r.get::<_, StoredText>(9)?.0,
+                text: r.get::<_, StoredText>(9)?,
             })
         })
         .optional()?)

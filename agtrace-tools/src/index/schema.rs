@@ -14,7 +14,7 @@ use crate::error::Result;
 /// version is dropped and rebuilt rather than misread. A new table no earlier version reads
 /// goes in [`ADDED_TABLES`] instead: nothing can misread it, and agtrace versions on either
 /// side of it keep sharing the index instead of rebuilding it in turn.
-pub const SCHEMA_VERSION: i64 = 12;
+pub const SCHEMA_VERSION: i64 = 13;
 
 /// Tables added since [`SCHEMA_VERSION`] was last bumped, created where missing.
 ///
@@ -47,7 +47,9 @@ const ADDED_TABLE_COUNT: i64 = 4;
 /// produce, and version 11 only declared `events_fts` with another tokenizer that makes the
 /// same tokens ([`super::fts_tokens`]) and `events_cjk` without row sizes, both refilled from
 /// the stored texts, and version 12 only stores long event texts compressed
-/// ([`super::stored_text`]), which reads the plain texts earlier versions wrote as they are.
+/// ([`super::stored_text`]), which reads the plain texts earlier versions wrote as they are,
+/// and version 13 only leaves out the long texts their log line gives back
+/// ([`super::line_text`]), which reads the texts earlier versions stored as they are.
 const MIGRATABLE_VERSION: i64 = 7;
 
 // ---- Version 10: file history (`touches`, filled by `index::touches::record`). ----
@@ -101,13 +103,16 @@ pub fn unindex_cjk(conn: &Connection, lo: i64, hi: i64) -> Result<()> {
     Ok(())
 }
 
-/// Fills `events_cjk` from the events already indexed (migration from version 8 or 10).
+/// Fills `events_cjk` from the events already indexed (migration from version 8 or 10, whose
+/// rows all hold their texts).
 fn backfill_cjk(conn: &Connection) -> Result<()> {
     conn.execute("DELETE FROM events_cjk", [])?;
     let mut st = conn.prepare("SELECT eid, text FROM events")?;
     let mut rows = st.query([])?;
     while let Some(row) = rows.next()? {
-        index_cjk(conn, row.get(0)?, &row.get::<_, StoredText>(1)?.0)?;
+        if let Some(text) = row.get::<_, StoredText>(1)?.kept() {
+            index_cjk(conn, row.get(0)?, &text)?;
+        }
     }
     Ok(())
 }
@@ -210,7 +215,8 @@ CREATE VIRTUAL TABLE events_fts USING fts5(
 INSERT INTO events_fts(events_fts, rank) VALUES('automerge', 16);
 "#;
 
-/// Fills `events_fts` from the events already indexed (migration from version 10).
+/// Fills `events_fts` from the events already indexed (migration from version 10, whose rows
+/// all hold their texts).
 fn refill_words(conn: &Connection) -> Result<()> {
     let mut tokens = super::fts_tokens::Unicode61::new()?;
     let mut st = conn.prepare(
@@ -226,7 +232,10 @@ fn refill_words(conn: &Connection) -> Result<()> {
         ) else {
             continue;
         };
-        let words = tokens.tokens(&row.get::<_, StoredText>(1)?.0);
+        let Some(text) = row.get::<_, StoredText>(1)?.kept() else {
+            continue;
+        };
+        let words = tokens.tokens(&text);
         let eid: i64 = row.get(0)?;
         ins.execute(rusqlite::params![
             eid,
@@ -373,9 +382,10 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
         backfill_cjk(&tx)?;
         current = 11;
     }
-    if current == 11 {
-        // Version 12 writes long event texts compressed; the plain ones already there read as
-        // they are, and an earlier agtrace, which would misread a compressed one, rebuilds.
+    if current == 11 || current == 12 {
+        // Version 12 writes long event texts compressed, and version 13 leaves out those their
+        // log line gives back; the texts already there read as they are, and an earlier
+        // agtrace, which would misread the new rows, rebuilds.
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     } else if current != SCHEMA_VERSION {
         let mut names: Vec<(String, String)> = {

@@ -1,5 +1,6 @@
 //! Event texts as `events.text` holds them: short texts as SQLite `TEXT`, longer ones as a zstd
-//! frame in a `BLOB`.
+//! frame in a `BLOB`, and those their log line gives back as a 9-byte `BLOB` recording their
+//! length and digest ([`InLog`]; the text is read back from the line).
 //!
 //! The texts are most of the index (tool outputs: code, logs, listings), and they compress
 //! about threefold one by one. They are compressed on the parser threads (`pack`), so the one
@@ -8,6 +9,7 @@
 //! read as it is, so rows written before texts were compressed stay readable.
 
 use rusqlite::types::{FromSql, FromSqlError, FromSqlResult, ValueRef};
+use sha2::{Digest, Sha256};
 
 /// Texts shorter than this stay plain: a zstd frame's header and the lost sharing of a short
 /// text's words leave little to gain, and most events (prompts, calls) are short.
@@ -31,17 +33,106 @@ pub(crate) fn pack(text: &str) -> Option<Vec<u8>> {
     (packed.len() < text.len()).then_some(packed)
 }
 
-/// An event text read from the index: a plain `TEXT` value, or a `BLOB` holding its zstd frame.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct StoredText(pub String);
+/// The first byte of the value that stands for a text left in its log line ([`InLog`]). A zstd
+/// frame starts with `0x28`.
+const IN_LOG: u8 = 0;
+
+/// What the index records of a text left in its log line: its length and the first bytes of
+/// its SHA-256, so that a line that gives another text when read back (the log rewritten since
+/// it was indexed, even to the same length) is known, and never shown as this one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InLog {
+    bytes: u32,
+    digest: [u8; 4],
+}
+
+impl InLog {
+    /// The record of `text`; `None` for a text too long to record (it stays in the index).
+    pub(crate) fn of(text: &str) -> Option<Self> {
+        Some(InLog {
+            bytes: u32::try_from(text.len()).ok()?,
+            digest: digest(text),
+        })
+    }
+
+    /// Whether `text` is the text recorded.
+    pub(crate) fn is(&self, text: &str) -> bool {
+        text.len() == self.bytes as usize && digest(text) == self.digest
+    }
+
+    /// The text's length in UTF-8 bytes.
+    pub fn bytes(&self) -> u64 {
+        u64::from(self.bytes)
+    }
+
+    /// The value `events.text` holds: [`IN_LOG`], the length (little-endian), the digest.
+    pub(crate) fn encode(&self) -> [u8; 9] {
+        let [a, b, c, d] = self.bytes.to_le_bytes();
+        let [e, f, g, h] = self.digest;
+        [IN_LOG, a, b, c, d, e, f, g, h]
+    }
+
+    fn decode(value: &[u8]) -> Option<Self> {
+        match value {
+            &[IN_LOG, a, b, c, d, e, f, g, h] => Some(InLog {
+                bytes: u32::from_le_bytes([a, b, c, d]),
+                digest: [e, f, g, h],
+            }),
+            _ => None,
+        }
+    }
+}
+
+fn digest(text: &str) -> [u8; 4] {
+    let d = Sha256::digest(text.as_bytes());
+    [d[0], d[1], d[2], d[3]]
+}
+
+/// An event text as the index holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoredText {
+    /// The text: a plain `TEXT` value, or a `BLOB` holding its zstd frame.
+    Here(String),
+    /// Only a record of the text: it is in its log line, parsed again to show it.
+    InLog(InLog),
+}
+
+impl StoredText {
+    /// The text, reading it back from its log line (or the archived copy in `data_dir`) when
+    /// that is where it is; `eid` is its event, `mask` whether the index masks secrets. `None`
+    /// when the line no longer gives it.
+    pub(crate) fn read(
+        self,
+        conn: &rusqlite::Connection,
+        data_dir: &std::path::Path,
+        eid: i64,
+        mask: bool,
+    ) -> crate::error::Result<Option<String>> {
+        match self {
+            StoredText::Here(text) => Ok(Some(text)),
+            StoredText::InLog(record) => super::line_text::read(conn, data_dir, eid, record, mask),
+        }
+    }
+
+    /// The text when the index holds it; `None` for one kept in its log line.
+    pub(crate) fn kept(self) -> Option<String> {
+        match self {
+            StoredText::Here(text) => Some(text),
+            StoredText::InLog(_) => None,
+        }
+    }
+}
 
 impl FromSql for StoredText {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<Self> {
         match value {
             ValueRef::Text(t) => std::str::from_utf8(t)
-                .map(|s| StoredText(s.to_owned()))
+                .map(|s| StoredText::Here(s.to_owned()))
                 .map_err(|e| FromSqlError::Other(Box::new(e))),
-            ValueRef::Blob(b) => unpack(b).map(StoredText),
+            ValueRef::Blob(b) => match InLog::decode(b) {
+                Some(record) => Ok(StoredText::InLog(record)),
+                None => unpack(b).map(StoredText::Here),
+            },
             _ => Err(FromSqlError::InvalidType),
         }
     }
@@ -79,7 +170,7 @@ mod tests {
         }
         .unwrap();
         conn.query_row("SELECT typeof(text), text FROM t", [], |r| {
-            Ok((r.get(0)?, r.get::<_, StoredText>(1)?.0))
+            Ok((r.get(0)?, r.get::<_, StoredText>(1)?.kept().unwrap()))
         })
         .unwrap()
     }
@@ -89,6 +180,32 @@ mod tests {
         assert_eq!(round_trip("ls -la"), ("text".into(), "ls -la".into()));
         let long = "error[E0382]: borrow of moved value: `x` 日本語 über\n".repeat(40);
         assert_eq!(round_trip(&long), ("blob".into(), long));
+    }
+
+    #[test]
+    fn a_text_left_in_its_line_is_known_by_length_and_digest() {
+        let text = "walrus ".repeat(50);
+        let record = InLog::of(&text).unwrap();
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("CREATE TABLE t (text TEXT NOT NULL)")
+            .unwrap();
+        conn.execute("INSERT INTO t VALUES (?1)", [record.encode()])
+            .unwrap();
+        let back = conn
+            .query_row("SELECT text FROM t", [], |r| r.get::<_, StoredText>(0))
+            .unwrap();
+        assert_eq!(
+            back,
+            StoredText::InLog(record),
+            "kept as a blob despite TEXT affinity"
+        );
+        assert_eq!(record.bytes(), text.len() as u64);
+        assert!(record.is(&text));
+        let same_length = text.replacen("walrus", "badger", 1);
+        assert!(!record.is(&same_length), "another text of the same length");
+        assert!(!record.is(&text[1..]));
+        // A frame never reads as a record: it starts with zstd's magic number.
+        assert_eq!(pack(&text).unwrap()[0], 0x28);
     }
 
     #[test]

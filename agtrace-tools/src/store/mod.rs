@@ -429,7 +429,7 @@ impl TraceStore {
                 }
                 None => None,
             };
-            query::search(c, q, sid, !self.inner.config.show_secrets)
+            query::search(c, q, sid, self.masks(), &self.inner.config.data_dir)
         })
     }
 
@@ -448,7 +448,7 @@ impl TraceStore {
     }
 
     fn event(&self, session: &str, index: u32, with_raw: bool) -> Result<EventDetail> {
-        let (summary, row, first_of_line) = self.with_conn(|c| {
+        let (summary, row, first_of_line, text) = self.with_conn(|c| {
             let id = query::resolve(c, session)?;
             let (sid, s) =
                 query::session_by_id(c, &id)?.ok_or_else(|| Error::SessionNotFound(id.clone()))?;
@@ -458,12 +458,20 @@ impl TraceStore {
                 Some(off) => query::first_event_of_line(c, sid, off)?,
                 None => None,
             };
-            Ok((s, row, first))
+            let data_dir = &self.inner.config.data_dir;
+            let eid = crate::index::schema::eid(sid, index);
+            let text = (row.text.clone()).read(c, data_dir, eid, self.masks())?;
+            Ok((s, row, first, text))
         })?;
-        let event = match (row.src_off, row.src_len, first_of_line) {
-            (Some(off), Some(len), Some(first)) => {
-                raw_from_line(&summary, &row, off as u64, len as usize, index - first)
-            }
+        let event = match (row.src_off, row.src_len, first_of_line, &text) {
+            (Some(off), Some(len), Some(first), Some(text)) => raw_from_line(
+                &summary,
+                &row,
+                text,
+                off as u64,
+                len as usize,
+                index - first,
+            ),
             _ => None,
         };
         let event = match event {
@@ -480,9 +488,16 @@ impl TraceStore {
                         }
                         e
                     }
-                    _ => event_from_row(&row, serde_json::Value::Null),
+                    // Its log no longer has the event, nor the line its text was left in.
+                    _ => match &text {
+                        Some(t) => event_from_row(&row, t, serde_json::Value::Null),
+                        None => return Err(Error::LogFileGone(summary.id)),
+                    },
                 };
-                e.text = row.text.clone();
+                // The indexed text, where the index keeps it; else the one just parsed.
+                if let Some(t) = text {
+                    e.text = t;
+                }
                 e
             }
         };
@@ -527,7 +542,8 @@ impl TraceStore {
         &self,
         q: &crate::index::touches::FileHistoryQuery,
     ) -> Result<crate::index::touches::FileHistoryPage> {
-        self.with_conn(|c| crate::index::touches::history(c, q, self.masks()))
+        let data_dir = &self.inner.config.data_dir;
+        self.with_conn(|c| crate::index::touches::history(c, q, self.masks(), data_dir))
     }
 
     /// Token usage of every sub-agent session below session `id_or_prefix` (sub-agents of
@@ -563,8 +579,8 @@ fn index_logs(
     ingest::run(&mut conn, config, scope, progress)
 }
 
-fn event_from_row(row: &EventRow, raw: serde_json::Value) -> Event {
-    let mut e = Event::new(row.kind, row.text.clone());
+fn event_from_row(row: &EventRow, text: &str, raw: serde_json::Value) -> Event {
+    let mut e = Event::new(row.kind, text.to_owned());
     e.index = row.index;
     e.timestamp = row.ts_ms.and_then(ts_from_ms);
     e.tool_name = row.tool_name.clone();
@@ -581,6 +597,7 @@ fn event_from_row(row: &EventRow, raw: serde_json::Value) -> Event {
 fn raw_from_line(
     summary: &SessionSummary,
     row: &EventRow,
+    text: &str,
     off: u64,
     len: usize,
     nth: u32,
@@ -607,7 +624,7 @@ fn raw_from_line(
         .into_iter()
         .nth(nth as usize)
         .filter(|d| d.kind == row.kind)?;
-    let mut e = event_from_row(row, draft.raw);
+    let mut e = event_from_row(row, text, draft.raw);
     e.tokens = draft.tokens;
     e.model = draft.model;
     e.message_id = draft.message_id;

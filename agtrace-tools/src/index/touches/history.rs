@@ -382,7 +382,12 @@ fn roots(conn: &Connection, project: Option<&str>) -> Result<Vec<(String, String
 
 /// One page of the history of `q.path`, newest session first. `mask` masks secrets in prompts
 /// and paths.
-pub fn history(conn: &Connection, q: &FileHistoryQuery, mask: bool) -> Result<FileHistoryPage> {
+pub fn history(
+    conn: &Connection,
+    q: &FileHistoryQuery,
+    mask: bool,
+    data_dir: &std::path::Path,
+) -> Result<FileHistoryPage> {
     let project = q.project.as_deref().map(project_key);
     let roots = roots(conn, project.as_deref())?;
     let probes = probes(&q.path, &roots, project.as_deref());
@@ -391,7 +396,7 @@ pub fn history(conn: &Connection, q: &FileHistoryQuery, mask: bool) -> Result<Fi
     } else {
         grouped(conn, q, &probes)?.into_iter().collect()
     };
-    page(conn, groups, q.limit, mask)
+    page(conn, groups, q.limit, mask, data_dir)
 }
 
 /// Every match of the probes, grouped, from the row after `q.after` on.
@@ -440,12 +445,13 @@ fn page(
     groups: Vec<(Key, Group)>,
     limit: u32,
     mask: bool,
+    data_dir: &std::path::Path,
 ) -> Result<FileHistoryPage> {
     let limit = limit.max(1) as usize;
     let more = groups.len() > limit;
     let mut touches = Vec::new();
     for (key, (provider, root, calls)) in groups.into_iter().take(limit) {
-        touches.push(row(conn, key, provider, root, calls, mask)?);
+        touches.push(row(conn, key, provider, root, calls, mask, data_dir)?);
     }
     let next = if more {
         touches.last().map(|t| t.position.clone())
@@ -462,6 +468,7 @@ fn row(
     root: Option<String>,
     calls: BTreeSet<(i64, i64)>,
     mask: bool,
+    data_dir: &std::path::Path,
 ) -> Result<FileTouch> {
     let (std::cmp::Reverse(start_ms), std::cmp::Reverse(sid), std::cmp::Reverse(turn), path) = key;
     let session_id: String = conn
@@ -470,13 +477,16 @@ fn row(
     let first = calls.first().map_or(0, |c| c.0);
     let (lo, _) = crate::index::schema::eid_range(sid);
     // The nearest prompt before the first call; it is the turn's when it is in the same turn.
-    let prompt: Option<(String, u32)> = conn
-        .prepare_cached("SELECT text, turn FROM events WHERE eid BETWEEN ?1 AND ?2 AND kind = ?3 ORDER BY eid DESC LIMIT 1")?
+    let prompt: Option<(StoredText, u32, i64)> = conn
+        .prepare_cached("SELECT text, turn, eid FROM events WHERE eid BETWEEN ?1 AND ?2 AND kind = ?3 ORDER BY eid DESC LIMIT 1")?
         .query_row(params![lo, first, EventKind::User.code()], |r| {
-            Ok((r.get::<_, StoredText>(0)?.0, r.get(1)?))
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })
         .optional()?;
-    let mut prompt = prompt.filter(|(_, t)| *t == turn).map(|(p, _)| p);
+    let mut prompt = match prompt.filter(|(_, t, _)| *t == turn) {
+        Some((text, _, eid)) => text.read(conn, data_dir, eid, mask)?,
+        None => None,
+    };
     if mask && let Some(p) = &mut prompt {
         crate::secrets::mask_string(p);
     }

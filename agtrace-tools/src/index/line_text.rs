@@ -1,0 +1,164 @@
+//! Event texts read back from the log line they were parsed from, instead of kept in the index.
+//!
+//! Event texts (tool outputs above all) were most of the index, and the logs already hold them.
+//! So the long text of an event of a JSONL log is stored as its length only when its line alone
+//! gives it back: a parse of that one line, with nothing read before it, makes the same events
+//! with the same texts. That is checked when the line is indexed, on the parser thread
+//! ([`line_local`]); a text that depends on earlier lines (a record a provider merges with an
+//! earlier one, a name carried from a call to its result) stays in the index. A call that
+//! shows such a text (a search preview, an event, a file-history prompt) parses its line again
+//! ([`read`]): from the log, or from the archived copy of a log its agent deleted.
+//!
+//! The word index is still made from the whole text, so search finds and ranks exactly as
+//! before. The text's length and digest are recorded and checked on reading: a line that no
+//! longer gives that text (the log was rewritten after the index read it) reads as gone, never
+//! as another text.
+
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::schema::split_eid;
+use super::stored_text::InLog;
+use crate::error::Result;
+use crate::model::{Event, EventKind};
+use crate::providers::{self, FileHint, Layout, ParseState, Provider};
+
+/// Texts shorter than this stay in the index: reading one back costs a file read and a parse,
+/// and the prompts and calls that make most events are short.
+pub(super) const MIN_BYTES: usize = 256;
+
+/// Which of `events`, parsed from `bytes` (which start at offset `base` of the JSONL log of
+/// `provider` at `path`) and masked when `mask`, need not be stored: their text is long and
+/// their line alone gives it back.
+pub(super) fn line_local(
+    provider: Provider,
+    path: &Path,
+    bytes: &[u8],
+    base: u64,
+    events: &[Event],
+    mask: bool,
+) -> Vec<bool> {
+    let mut local = vec![false; events.len()];
+    let mut start = 0;
+    while start < events.len() {
+        let span = events[start].source;
+        let end = start
+            + events[start..]
+                .iter()
+                .take_while(|e| e.source.map(|s| s.offset) == span.map(|s| s.offset))
+                .count();
+        let line = &events[start..end];
+        if let Some(span) = span
+            && line.iter().any(|e| e.text.len() >= MIN_BYTES)
+            && let Some(from) = span.offset.checked_sub(base)
+            && let Some(text) = bytes.get(from as usize..from as usize + span.len as usize)
+        {
+            let again = parse_line(provider, path, text, span.offset, mask);
+            let same = again.len() == line.len()
+                && again
+                    .iter()
+                    .zip(line)
+                    .all(|(a, e)| a.kind == e.kind && a.text == e.text);
+            if same {
+                for (slot, e) in local[start..end].iter_mut().zip(line) {
+                    *slot = e.text.len() >= MIN_BYTES;
+                }
+            }
+        }
+        start = end;
+    }
+    local
+}
+
+/// The events of one line of the JSONL log of `provider` at `path` (at offset `offset`), parsed
+/// with nothing read before it, masked when `mask`.
+fn parse_line(provider: Provider, path: &Path, line: &[u8], offset: u64, mask: bool) -> Vec<Event> {
+    let mut scratch = ParseState::new(provider, &FileHint::from_path(provider, path));
+    let mut events = providers::parse_jsonl(&mut scratch, line, offset, false).events;
+    if mask {
+        events.iter_mut().for_each(crate::secrets::mask_event);
+    }
+    events
+}
+
+/// The text of event `eid`, which its row records as `record` (left in its log line), masked
+/// when `mask` (as the index is): its line parsed again, from the log or, for a log its agent
+/// deleted, from the archived copy in `data_dir`. `None` when the line no longer gives that text.
+pub(crate) fn read(
+    conn: &Connection,
+    data_dir: &Path,
+    eid: i64,
+    record: InLog,
+    mask: bool,
+) -> Result<Option<String>> {
+    let (sid, index) = split_eid(eid);
+    let row = conn
+        .prepare_cached(
+            "SELECT s.provider, s.path, e.kind, e.src_off, e.src_len
+             FROM events e JOIN sessions s ON s.sid = ?2 WHERE e.eid = ?1",
+        )?
+        .query_row(params![eid, sid], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, Option<i64>>(3)?,
+                r.get::<_, Option<i64>>(4)?,
+            ))
+        })
+        .optional()?;
+    let Some((provider, path, kind, Some(off), Some(len))) = row else {
+        return Ok(None);
+    };
+    let (Some(provider), Some(kind)) = (Provider::from_code(provider), EventKind::from_code(kind))
+    else {
+        return Ok(None);
+    };
+    let Some(first) = super::query::first_event_of_line(conn, sid, off)? else {
+        return Ok(None);
+    };
+    if FileHint::from_path(provider, Path::new(&path)).layout != Layout::Lines {
+        return Ok(None);
+    }
+    let Some(line) = line_bytes(conn, data_dir, &path, off as u64, len as usize)? else {
+        return Ok(None);
+    };
+    Ok(
+        parse_line(provider, Path::new(&path), &line, off as u64, mask)
+            .into_iter()
+            .nth(index.saturating_sub(first) as usize)
+            .filter(|e| e.kind == kind && record.is(&e.text))
+            .map(|e| e.text),
+    )
+}
+
+/// The `len` bytes at `off` of the log at `path`, or of its archived copy once it is gone.
+fn line_bytes(
+    conn: &Connection,
+    data_dir: &Path,
+    path: &str,
+    off: u64,
+    len: usize,
+) -> Result<Option<Vec<u8>>> {
+    let from_log = || -> std::io::Result<Vec<u8>> {
+        let mut f = File::open(path)?;
+        f.seek(SeekFrom::Start(off))?;
+        let mut buf = vec![0u8; len];
+        f.read_exact(&mut buf)?;
+        Ok(buf)
+    };
+    match from_log() {
+        Ok(line) => Ok(Some(line)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let copy = super::archive::read_copy(conn, data_dir, path)?;
+            Ok(copy.and_then(|all| {
+                all.get(off as usize..off as usize + len)
+                    .map(<[u8]>::to_vec)
+            }))
+        }
+        Err(_) => Ok(None),
+    }
+}
