@@ -1,7 +1,8 @@
 //! Event texts read back from the log line they were parsed from, instead of kept in the index.
 //!
 //! Event texts (tool outputs above all) were most of the index, and the logs already hold them.
-//! So the long text of an event of a JSONL log is stored as its length only when its line alone
+//! So the long text of an event of a JSONL log (or of a journal, such as Gemini CLI's, where an
+//! event's line is the record that last wrote its message) is not stored when its line alone
 //! gives it back: a parse of that one line, with nothing read before it, makes the same events
 //! with the same texts. That is checked when the line is indexed, on the parser thread
 //! ([`line_local`]); a text that depends on earlier lines (a record a provider merges with an
@@ -73,11 +74,14 @@ pub(super) fn line_local(
     local
 }
 
-/// The events of one line of the JSONL log of `provider` at `path` (at offset `offset`), parsed
-/// with nothing read before it, masked when `mask`.
+/// The events of one line of the JSONL log or journal of `provider` at `path` (at offset
+/// `offset`), parsed with nothing read before it, masked when `mask`.
 fn parse_line(provider: Provider, path: &Path, line: &[u8], offset: u64, mask: bool) -> Vec<Event> {
     let mut scratch = ParseState::new(provider, &FileHint::from_path(provider, path));
-    let mut events = providers::parse_jsonl(&mut scratch, line, offset, false).events;
+    let Ok(chunk) = providers::parse_append(&mut scratch, line, offset, false) else {
+        return Vec::new();
+    };
+    let mut events = chunk.events;
     if mask {
         events.iter_mut().for_each(crate::secrets::mask_event);
     }
@@ -120,7 +124,10 @@ pub(crate) fn read(
     let Some(first) = super::query::first_event_of_line(conn, sid, off)? else {
         return Ok(None);
     };
-    if FileHint::from_path(provider, Path::new(&path)).layout != Layout::Lines {
+    if !matches!(
+        FileHint::from_path(provider, Path::new(&path)).layout,
+        Layout::Lines | Layout::Journal
+    ) {
         return Ok(None);
     }
     let Some(line) = line_bytes(conn, data_dir, &path, off as u64, len as usize)? else {

@@ -46,7 +46,7 @@ use super::{
     str_field,
 };
 use crate::model::TokenUsage;
-use crate::model::{Event, EventKind};
+use crate::model::{Event, EventKind, SourceSpan};
 
 /// Gemini CLI: `~/.gemini/tmp/<projectHash>/chats/session-*.json` and `session-*.jsonl`,
 /// sub-agents in `chats/<parentSessionId>/<id>.jsonl`.
@@ -111,21 +111,22 @@ pub struct State {
     own_records: bool,
 }
 
-/// The messages of a journal as replayed so far, in order, not yet emitted.
+/// The messages of a journal as replayed so far, in order, not yet emitted, each with the
+/// line it was last written by (none for a checkpoint's copy).
 #[derive(Default)]
 struct Pending {
-    order: Vec<Option<Value>>,
+    order: Vec<Option<(Value, Option<SourceSpan>)>>,
     at: HashMap<String, usize>,
 }
 
 impl Pending {
-    fn upsert(&mut self, id: &str, m: Value) {
+    fn upsert(&mut self, id: &str, m: Value, line: Option<SourceSpan>) {
         match self.at.get(id) {
             // Last write wins, in the place of the first.
-            Some(&i) => self.order[i] = Some(m),
+            Some(&i) => self.order[i] = Some((m, line)),
             None => {
                 self.at.insert(id.to_string(), self.order.len());
-                self.order.push(Some(m));
+                self.order.push(Some((m, line)));
             }
         }
     }
@@ -135,7 +136,7 @@ impl Pending {
         let Some(&i) = self.at.get(id) else {
             return false;
         };
-        for m in self.order.drain(i..).flatten() {
+        for (m, _) in self.order.drain(i..).flatten() {
             if let Some(id) = str_field(&m, "id") {
                 self.at.remove(id);
             }
@@ -145,7 +146,10 @@ impl Pending {
 
     /// The message standing under `id`, if any.
     fn get(&self, id: &str) -> Option<&Value> {
-        self.at.get(id).and_then(|&i| self.order[i].as_ref())
+        self.at
+            .get(id)
+            .and_then(|&i| self.order[i].as_ref())
+            .map(|(m, _)| m)
     }
 
     fn clear(&mut self) {
@@ -212,7 +216,13 @@ fn replay_journal(
         let line = bytes[pos..line_end].trim_ascii();
         if !line.is_empty() {
             match serde_json::from_slice::<Value>(line) {
-                Ok(v) if v.is_object() => journal_record(st, v, &mut pending)?,
+                Ok(v) if v.is_object() => {
+                    let line = SourceSpan {
+                        offset: base + pos as u64,
+                        len: (line_end - pos) as u32,
+                    };
+                    journal_record(st, v, line, &mut pending)?
+                }
                 Err(_) if !terminated => break,
                 _ => st.malformed += 1,
             }
@@ -234,11 +244,17 @@ fn replay_journal(
         });
     }
     st.meta.replay_only = false;
-    for m in pending.order.into_iter().flatten() {
+    for (m, line) in pending.order.into_iter().flatten() {
         if let Some(id) = str_field(&m, "id") {
             st.states.gemini.emitted.insert(id.to_string());
         }
+        let first = events.len();
         emit(st, &m, &mut events);
+        // The line that wrote the message, so that its texts can be read back from it
+        // (`index::line_text`, which checks that they are).
+        for e in &mut events[first..] {
+            e.source = line;
+        }
     }
     Ok(ParsedChunk {
         events,
@@ -246,7 +262,12 @@ fn replay_journal(
     })
 }
 
-fn journal_record(st: &mut ParseState, v: Value, pending: &mut Pending) -> Result<(), Restart> {
+fn journal_record(
+    st: &mut ParseState,
+    v: Value,
+    line: SourceSpan,
+    pending: &mut Pending,
+) -> Result<(), Restart> {
     let emitted = &st.states.gemini.emitted;
     if let Some(id) = str_field(&v, "$rewindTo") {
         st.records += 1;
@@ -268,7 +289,7 @@ fn journal_record(st: &mut ParseState, v: Value, pending: &mut Pending) -> Resul
             return Err(Restart);
         }
         let id = id.to_string();
-        pending.upsert(&id, v);
+        pending.upsert(&id, v, Some(line));
     } else if let Some(set) = v.get("$set").filter(|s| s.is_object()) {
         st.records += 1;
         if let Some(messages) = set.get("messages").and_then(Value::as_array) {
@@ -282,7 +303,7 @@ fn journal_record(st: &mut ParseState, v: Value, pending: &mut Pending) -> Resul
                 match str_field(m, "id") {
                     Some(id) => {
                         let m = pending.get(id).map_or_else(|| m.clone(), |e| merged(m, e));
-                        pending.upsert(id, m);
+                        pending.upsert(id, m, None);
                     }
                     None => st.malformed += 1,
                 }
