@@ -115,7 +115,7 @@ fn a_long_output_is_left_in_its_line_and_every_read_shows_it_masked() {
     let store = tree.store(false, false);
     let held = stored(&tree.data);
     assert_eq!(held.len(), 3, "prompt, call, output");
-    assert!(held[0].is_some() && held[1].is_some(), "short texts stay");
+    assert!(held[0].is_some(), "a short prompt stays");
     assert_eq!(held[2], None, "the long output is left in its line");
 
     let parsed = store.load_session(SESSION).unwrap();
@@ -256,4 +256,40 @@ fn every_event_of_the_real_logs_reads_back_as_parsed() {
         left_in_line > 10,
         "the real logs leave texts in their lines ({left_in_line})"
     );
+}
+
+/// A Gemini CLI document (the format before journals) has no lines: each long text of a message
+/// is read back from that message's entry in the document.
+#[test]
+fn a_gemini_document_reads_texts_back_from_its_message_entries() {
+    const GEMINI_DOC: &str = "f0a689a6-b0ac-407f-afcc-4fafa9e14e8a";
+    let tmp = tempfile::tempdir().unwrap();
+    let (_logs, store) = common::sample_store(tmp.path());
+    store.refresh().unwrap();
+    let summary = store.session_summary(GEMINI_DOC).unwrap();
+    assert!(summary.path.ends_with(".json"), "{}", summary.path);
+    let conn = rusqlite::Connection::open(tmp.path().join("data/index.sqlite")).unwrap();
+    let left: Vec<u32> = conn
+        .prepare(
+            "SELECT e.eid & 16777215, e.text FROM events e JOIN sessions s ON s.sid = e.eid >> 24
+             WHERE s.id = ?1 ORDER BY e.eid",
+        )
+        .unwrap()
+        .query_map([GEMINI_DOC], |r| {
+            Ok((r.get(0)?, r.get::<_, StoredText>(1)?))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .filter_map(|(i, t)| matches!(t, StoredText::InLog(_)).then_some(i))
+        .collect();
+    assert!(!left.is_empty(), "its long texts are left in the document");
+    let parsed = store.load_session(GEMINI_DOC).unwrap();
+    for i in left {
+        let shown = store
+            .get_event_without_raw(GEMINI_DOC, i)
+            .unwrap()
+            .event
+            .text;
+        assert_eq!(shown, parsed.events[i as usize].text, "event {i}");
+    }
 }

@@ -239,8 +239,8 @@ fn word_tokens(events: &[Event]) -> Option<Vec<Vec<u8>>> {
 impl Derived {
     /// The rows derived from a file's events; with [`Job::mask`] the events and the state are
     /// masked first (in place: they are written too), so that nothing derived holds a secret.
-    /// `lines`: the bytes of a JSONL log or journal the events were parsed from and their
-    /// offset in it, whose lines may keep the texts ([`line_text`]).
+    /// `lines`: the bytes of the log the events were parsed from and their offset in it, whose
+    /// lines (or document entries) may keep the texts ([`line_text`]).
     fn of(
         job: &Job,
         state: &mut ParseState,
@@ -259,7 +259,7 @@ impl Derived {
         // Judged under the key the reader finds the log by (`sessions.path`).
         let f = &job.found;
         let in_log = match lines {
-            Some((bytes, base)) if matches!(state.layout, Layout::Lines | Layout::Journal) => {
+            Some((bytes, base)) if state.layout != Layout::Store => {
                 let key = Path::new(&f.key);
                 line_text::line_local(f.provider, key, bytes, base, events, job.mask)
             }

@@ -34,6 +34,7 @@ pub static SPEC: ProviderSpec = ProviderSpec {
     hint,
     lines: Some(record),
     document: None,
+    document_record: None,
     journal: None,
     links_by_spawn_time: true,
     resume_context: Some(|st, file, offset| st.states.codex.model = model_before(file, offset)),

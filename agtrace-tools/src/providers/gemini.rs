@@ -60,6 +60,7 @@ pub static SPEC: ProviderSpec = ProviderSpec {
     hint,
     lines: None,
     document: Some(parse_document),
+    document_record: Some(parse_message),
     journal: Some(parse_journal),
     links_by_spawn_time: false,
     resume_context: None,
@@ -412,8 +413,11 @@ fn document<'a, M: Lenient<'a>>(
     if let Some(h) = doc.project_hash {
         st.meta.project_hash = Some(h.into_owned());
     }
-    for m in doc.messages {
+    let spans = message_spans(text).filter(|s| s.len() == doc.messages.len());
+    for (i, m) in doc.messages.into_iter().enumerate() {
+        let first = out.len();
         each(st, m, out);
+        with_source(&mut out[first..], spans.as_ref().map(|s| s[i]));
     }
     if st.meta.start_ms.is_none() {
         st.meta.start_ms = doc
@@ -423,6 +427,48 @@ fn document<'a, M: Lenient<'a>>(
             .map(|t| t.timestamp_millis());
     }
     Some(())
+}
+
+/// Where each entry of a document's `messages` is in its text, in order: the source of its
+/// events, from which the index reads their texts back (`index::line_text`). `None` when the
+/// entries cannot be told apart so (no such array, a repeated key).
+pub(super) fn message_spans(text: &str) -> Option<Vec<SourceSpan>> {
+    #[derive(Deserialize)]
+    struct Spans<'a> {
+        #[serde(borrow)]
+        messages: Vec<&'a RawValue>,
+    }
+    let doc: Spans = serde_json::from_str(text).ok()?;
+    let base = text.as_ptr() as usize;
+    doc.messages
+        .iter()
+        .map(|m| {
+            Some(SourceSpan {
+                offset: (m.get().as_ptr() as usize).checked_sub(base)? as u64,
+                len: u32::try_from(m.get().len()).ok()?,
+            })
+        })
+        .collect()
+}
+
+/// Gives `events` (those of one message) the message's span.
+pub(super) fn with_source(events: &mut [Event], span: Option<SourceSpan>) {
+    for e in events {
+        e.source = span;
+    }
+}
+
+/// One entry of a document's `messages` (the bytes of its events' `source`) read on its own,
+/// as [`parse_document`] reads it without `raw`.
+pub fn parse_message(st: &mut ParseState, bytes: &[u8]) -> Vec<Event> {
+    let mut out = Vec::new();
+    let Ok(text) = simdutf8::basic::from_utf8(bytes) else {
+        return out;
+    };
+    if let Ok(L(m)) = serde_json::from_str::<L<Option<Message<Flat>>>>(text) {
+        document_message(st, m, None, &mut out);
+    }
+    out
 }
 
 /// One entry of a document's `messages`: `None` when it is not an object.

@@ -496,6 +496,21 @@ pub fn parse_append(
     }
 }
 
+/// The events of one record (a line of a JSONL log or journal, an entry of a document: the
+/// bytes of an event's `source`, at offset `base`), read on its own into a fresh `state`.
+pub fn parse_record(state: &mut ParseState, bytes: &[u8], base: u64) -> Vec<Event> {
+    match state.layout {
+        Layout::Lines | Layout::Journal => parse_append(state, bytes, base, false)
+            .map(|c| c.events)
+            .unwrap_or_default(),
+        Layout::Document => match state.provider.spec().document_record {
+            Some(read) => read(state, bytes),
+            None => Vec::new(),
+        },
+        Layout::Store => Vec::new(),
+    }
+}
+
 /// Why a file read whole into `state` is not a log at all: it has content, but not one line
 /// (or message) of it was a record. `None` when it is a log, or empty, or holds only a line
 /// still being written. Scans the bytes again, which only such files pay for.

@@ -43,6 +43,7 @@ pub static SPEC: ProviderSpec = ProviderSpec {
     hint,
     lines: None,
     document: None,
+    document_record: None,
     journal: None,
     links_by_spawn_time: false,
     resume_context: None,

@@ -33,6 +33,7 @@ pub static SPEC: ProviderSpec = ProviderSpec {
     hint,
     lines: Some(record),
     document: None,
+    document_record: None,
     journal: None,
     links_by_spawn_time: false,
     resume_context: None,

@@ -42,6 +42,9 @@ pub type LineFn = fn(&mut ParseState, &Value, &mut Vec<Event>);
 /// Parses a whole document; `None` when it is not (yet) a complete one (for
 /// [`Layout::Document`]).
 pub type DocumentFn = fn(&mut ParseState, &[u8], bool) -> Option<Vec<Event>>;
+
+/// Reads one record of a document (the bytes of an event's `source`) on its own.
+pub type RecordFn = fn(&mut ParseState, &[u8]) -> Vec<Event>;
 /// Parses appended journal bytes starting at an absolute offset (for [`Layout::Journal`]).
 pub type JournalFn = fn(&mut ParseState, &[u8], u64, bool) -> Result<ParsedChunk, Restart>;
 
@@ -97,6 +100,9 @@ pub struct ProviderSpec {
     pub lines: Option<LineFn>,
     /// Document parser, for files whose hint says [`Layout::Document`].
     pub document: Option<DocumentFn>,
+    /// Reads one record of a document on its own: the index reads an event's text back from
+    /// it (`index::line_text`), as it reads a line of a JSONL log.
+    pub document_record: Option<RecordFn>,
     /// Journal parser, for files whose hint says [`Layout::Journal`].
     pub journal: Option<JournalFn>,
     /// Sub-agents that name no parent are linked to the session that spawned them by time

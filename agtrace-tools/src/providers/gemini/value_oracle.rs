@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::super::{ParseState, ParsedChunk, exit_code_in_text, flatten_text, str_field, u64_field};
-use super::{Restart, replay_journal};
+use super::{Restart, message_spans, replay_journal, with_source};
 use crate::model::TokenUsage;
 use crate::model::{Event, EventKind};
 
@@ -51,13 +51,19 @@ pub fn parse_document(st: &mut ParseState, bytes: &[u8], keep_raw: bool) -> Opti
         .get("messages")
         .and_then(Value::as_array)
         .unwrap_or(&empty);
-    for m in messages {
+    let spans = std::str::from_utf8(bytes)
+        .ok()
+        .and_then(message_spans)
+        .filter(|s| s.len() == messages.len());
+    for (i, m) in messages.iter().enumerate() {
         if !m.is_object() {
             st.malformed += 1;
             continue;
         }
         st.records += 1;
+        let first = out.len();
         emit(st, m, keep_raw, &mut out);
+        with_source(&mut out[first..], spans.as_ref().map(|s| s[i]));
     }
     if st.meta.start_ms.is_none() {
         st.meta.start_ms = doc
