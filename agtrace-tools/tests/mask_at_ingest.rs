@@ -3,6 +3,8 @@
 //! the choice is recorded, and opening the index with the other choice rebuilds it (sessions
 //! whose log is gone re-read from their archived copy). Archived copies are private.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use agtrace_tools::config::Config;
@@ -105,36 +107,13 @@ fn write_session(logs: &Path) -> PathBuf {
     path
 }
 
-struct Tree {
-    _tmp: tempfile::TempDir,
-    logs: PathBuf,
-    data: PathBuf,
-    log: PathBuf,
+type Tree = common::OneLogTree;
+
+fn tree() -> Tree {
+    Tree::new(write_session)
 }
 
-impl Tree {
-    fn new() -> Self {
-        let tmp = tempfile::tempdir().unwrap();
-        let logs = tmp.path().join("logs");
-        let log = write_session(&logs);
-        let data = tmp.path().join("data");
-        Tree {
-            _tmp: tmp,
-            logs,
-            data,
-            log,
-        }
-    }
-
-    fn store(&self, show_secrets: bool, archive: bool) -> TraceStore {
-        let mut cfg = Config::for_tree(&self.logs, &self.data);
-        cfg.show_secrets = show_secrets;
-        cfg.archive = archive;
-        let store = TraceStore::open(cfg).unwrap();
-        store.refresh().unwrap();
-        store
-    }
-
+impl common::OneLogTree {
     /// The bytes of the index and its companions, ASCII lower-cased (the word index keeps its
     /// terms lower-cased).
     fn index_bytes(&self) -> Vec<(String, Vec<u8>)> {
@@ -210,7 +189,7 @@ fn assert_ordinary_names_searchable(store: &TraceStore) {
 
 #[test]
 fn the_index_holds_no_secret_and_no_search_finds_one() {
-    let tree = Tree::new();
+    let tree = tree();
     let store = tree.store(false, false);
     // The prompts and outputs are indexed: a word beside each secret is found.
     assert_eq!(hits(&store, "deploy"), SECRETS.len());
@@ -228,7 +207,7 @@ fn the_index_holds_no_secret_and_no_search_finds_one() {
 
 #[test]
 fn masked_ordinary_names_stay_as_they_are_in_the_index() {
-    let tree = Tree::new();
+    let tree = tree();
     drop(tree.store(false, false));
     let all: Vec<u8> = tree
         .index_bytes()
@@ -242,7 +221,7 @@ fn masked_ordinary_names_stay_as_they_are_in_the_index() {
 
 #[test]
 fn secrets_shown_when_indexing_are_searchable_and_a_switch_rebuilds_the_index() {
-    let tree = Tree::new();
+    let tree = tree();
     let store = tree.store(true, false);
     for (_, secret) in SECRETS {
         // In its prompt and in its tool output.
@@ -299,7 +278,7 @@ fn secrets_shown_when_indexing_are_searchable_and_a_switch_rebuilds_the_index() 
 
 #[test]
 fn a_store_opened_with_the_other_choice_never_searches_the_old_index() {
-    let tree = Tree::new();
+    let tree = tree();
     drop(tree.store(true, false));
     // No refresh: opening is enough.
     let mut cfg = Config::for_tree(&tree.logs, &tree.data);
@@ -311,7 +290,7 @@ fn a_store_opened_with_the_other_choice_never_searches_the_old_index() {
 
 #[test]
 fn a_session_whose_log_is_gone_is_rebuilt_from_its_archived_copy() {
-    let tree = Tree::new();
+    let tree = tree();
     drop(tree.store(true, true));
     std::fs::remove_file(&tree.log).unwrap();
     let store = tree.store(true, true);
@@ -372,7 +351,7 @@ fn assert_archive_private(data: &Path) {
 #[cfg(unix)]
 #[test]
 fn archived_copies_are_0600_in_0700_folders_and_loose_ones_are_tightened() {
-    let tree = Tree::new();
+    let tree = tree();
     drop(tree.store(false, true));
     assert_archive_private(&tree.data);
 

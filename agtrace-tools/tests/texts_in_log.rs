@@ -54,35 +54,10 @@ fn write_log(logs: &Path) -> PathBuf {
     path
 }
 
-struct Tree {
-    _tmp: tempfile::TempDir,
-    logs: PathBuf,
-    data: PathBuf,
-    log: PathBuf,
-}
+type Tree = common::OneLogTree;
 
-impl Tree {
-    fn new() -> Self {
-        let tmp = tempfile::tempdir().unwrap();
-        let logs = tmp.path().join("logs");
-        let log = write_log(&logs);
-        let data = tmp.path().join("data");
-        Tree {
-            _tmp: tmp,
-            logs,
-            data,
-            log,
-        }
-    }
-
-    fn store(&self, show_secrets: bool, archive: bool) -> TraceStore {
-        let mut cfg = Config::for_tree(&self.logs, &self.data);
-        cfg.show_secrets = show_secrets;
-        cfg.archive = archive;
-        let store = TraceStore::open(cfg).unwrap();
-        store.refresh().unwrap();
-        store
-    }
+fn tree() -> Tree {
+    Tree::new(write_log)
 }
 
 /// How the index holds each event's text, in event order: `None` for one left in its line.
@@ -111,7 +86,7 @@ fn search(store: &TraceStore, text: &str) -> Vec<String> {
 
 #[test]
 fn a_long_output_is_left_in_its_line_and_every_read_shows_it_masked() {
-    let tree = Tree::new();
+    let tree = tree();
     let store = tree.store(false, false);
     let held = stored(&tree.data);
     assert_eq!(held.len(), 3, "prompt, call, output");
@@ -147,7 +122,7 @@ fn a_long_output_is_left_in_its_line_and_every_read_shows_it_masked() {
 
 #[test]
 fn with_secrets_shown_the_line_is_read_as_it_is() {
-    let tree = Tree::new();
+    let tree = tree();
     let store = tree.store(true, false);
     assert_eq!(stored(&tree.data)[2], None);
     let shown = store.get_event_without_raw(SESSION, 2).unwrap().event.text;
@@ -158,7 +133,7 @@ fn with_secrets_shown_the_line_is_read_as_it_is() {
 
 #[test]
 fn a_deleted_log_is_read_back_from_its_archived_copy() {
-    let tree = Tree::new();
+    let tree = tree();
     let before = tree
         .store(false, true)
         .get_event_without_raw(SESSION, 2)
@@ -173,7 +148,7 @@ fn a_deleted_log_is_read_back_from_its_archived_copy() {
 
 #[test]
 fn a_line_rewritten_to_the_same_length_is_never_shown_as_another_text() {
-    let tree = Tree::new();
+    let tree = tree();
     let store = tree.store(false, false);
     // Rewritten behind the index's back: same length, another word, no refresh.
     let log = std::fs::read_to_string(&tree.log).unwrap();
@@ -193,7 +168,7 @@ fn a_line_rewritten_to_the_same_length_is_never_shown_as_another_text() {
 
 #[test]
 fn file_history_prompts_read_back_from_the_line() {
-    let tree = Tree::new();
+    let tree = tree();
     // A prompt long enough to be left in its line.
     let log = std::fs::read_to_string(&tree.log).unwrap();
     let long = format!(

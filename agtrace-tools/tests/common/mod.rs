@@ -211,3 +211,38 @@ pub fn phrase(prompt: &str) -> String {
         .collect();
     format!("\"{}\"", words.join(" "))
 }
+
+/// A temp tree holding one log, written by the test, with the index's data dir beside it.
+pub struct OneLogTree {
+    _tmp: tempfile::TempDir,
+    pub logs: PathBuf,
+    pub data: PathBuf,
+    /// The log `write` made.
+    pub log: PathBuf,
+}
+
+impl OneLogTree {
+    /// `write` puts the log under the logs folder it is given and returns its path.
+    pub fn new(write: impl FnOnce(&Path) -> PathBuf) -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let logs = tmp.path().join("logs");
+        let log = write(&logs);
+        let data = tmp.path().join("data");
+        OneLogTree {
+            _tmp: tmp,
+            logs,
+            data,
+            log,
+        }
+    }
+
+    /// A store of the tree, refreshed, with these settings.
+    pub fn store(&self, show_secrets: bool, archive: bool) -> TraceStore {
+        let mut cfg = Config::for_tree(&self.logs, &self.data);
+        cfg.show_secrets = show_secrets;
+        cfg.archive = archive;
+        let store = TraceStore::open(cfg).unwrap();
+        store.refresh().unwrap();
+        store
+    }
+}
