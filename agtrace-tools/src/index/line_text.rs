@@ -8,13 +8,14 @@
 //! ([`line_local`]); a text that depends on earlier lines (a record a provider merges with an
 //! earlier one, a name carried from a call to its result) stays in the index. A call that
 //! shows such a text (a search preview, an event, a file-history prompt) parses its line again
-//! ([`read`]): from the log, or from the archived copy of a log its agent deleted.
+//! ([`Texts`]): from the log, or from the archived copy of a log its agent deleted.
 //!
 //! The word index is still made from the whole text, so search finds and ranks exactly as
 //! before. The text's length and digest are recorded and checked on reading: a line that no
 //! longer gives that text (the log was rewritten after the index read it) reads as gone, never
 //! as another text.
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
@@ -22,7 +23,7 @@ use std::path::Path;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::schema::split_eid;
-use super::stored_text::InLog;
+use super::stored_text::{InLog, StoredText};
 use crate::error::Result;
 use crate::model::{Event, EventKind};
 use crate::providers::{self, FileHint, Layout, ParseState, Provider};
@@ -87,81 +88,108 @@ fn parse_line(provider: Provider, path: &Path, line: &[u8], offset: u64, mask: b
     events
 }
 
-/// The text of event `eid`, which its row records as `record` (left in its log line), masked
-/// when `mask` (as the index is): its line parsed again, from the log or, for a log its agent
-/// deleted, from the archived copy in `data_dir`. `None` when the line no longer gives that text.
-pub(crate) fn read(
-    conn: &Connection,
-    data_dir: &Path,
-    eid: i64,
-    record: InLog,
+/// Reads event texts for one call: those the index holds as they are, those left in their log
+/// line by parsing the line again. The archived copy of a deleted log is decompressed once for
+/// all the texts a call reads from it (a search page may show many hits of one session).
+pub(crate) struct Texts<'a> {
+    conn: &'a Connection,
+    data_dir: &'a Path,
     mask: bool,
-) -> Result<Option<String>> {
-    let (sid, index) = split_eid(eid);
-    let row = conn
-        .prepare_cached(
-            "SELECT s.provider, s.path, e.kind, e.src_off, e.src_len
-             FROM events e JOIN sessions s ON s.sid = ?2 WHERE e.eid = ?1",
-        )?
-        .query_row(params![eid, sid], |r| {
-            Ok((
-                r.get::<_, i64>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, i64>(2)?,
-                r.get::<_, Option<i64>>(3)?,
-                r.get::<_, Option<i64>>(4)?,
-            ))
-        })
-        .optional()?;
-    let Some((provider, path, kind, Some(off), Some(len))) = row else {
-        return Ok(None);
-    };
-    let (Some(provider), Some(kind)) = (Provider::from_code(provider), EventKind::from_code(kind))
-    else {
-        return Ok(None);
-    };
-    let Some(first) = super::query::first_event_of_line(conn, sid, off)? else {
-        return Ok(None);
-    };
-    if FileHint::from_path(provider, Path::new(&path)).layout == Layout::Store {
-        return Ok(None);
-    }
-    let Some(line) = line_bytes(conn, data_dir, &path, off as u64, len as usize)? else {
-        return Ok(None);
-    };
-    Ok(
-        parse_line(provider, Path::new(&path), &line, off as u64, mask)
-            .into_iter()
-            .nth(index.saturating_sub(first) as usize)
-            .filter(|e| e.kind == kind && record.is(&e.text))
-            .map(|e| e.text),
-    )
+    /// The last archived copy read: its log's path, and its bytes (`None` without a whole copy).
+    copy: RefCell<Option<(String, Option<Vec<u8>>)>>,
 }
 
-/// The `len` bytes at `off` of the log at `path`, or of its archived copy once it is gone.
-fn line_bytes(
-    conn: &Connection,
-    data_dir: &Path,
-    path: &str,
-    off: u64,
-    len: usize,
-) -> Result<Option<Vec<u8>>> {
-    let from_log = || -> std::io::Result<Vec<u8>> {
-        let mut f = File::open(path)?;
-        f.seek(SeekFrom::Start(off))?;
-        let mut buf = vec![0u8; len];
-        f.read_exact(&mut buf)?;
-        Ok(buf)
-    };
-    match from_log() {
-        Ok(line) => Ok(Some(line)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let copy = super::archive::read_copy(conn, data_dir, path)?;
-            Ok(copy.and_then(|all| {
-                all.get(off as usize..off as usize + len)
-                    .map(<[u8]>::to_vec)
-            }))
+impl<'a> Texts<'a> {
+    /// A reader over the index at `conn`, whose archived copies are in `data_dir`; `mask`:
+    /// whether the index masks secrets (a text read back is masked alike).
+    pub(crate) fn new(conn: &'a Connection, data_dir: &'a Path, mask: bool) -> Self {
+        Texts {
+            conn,
+            data_dir,
+            mask,
+            copy: RefCell::new(None),
         }
-        Err(_) => Ok(None),
+    }
+
+    /// The text of event `eid`, which the index holds as `stored`. `None` when it was left in
+    /// its line and the line no longer gives it.
+    pub(crate) fn text(&self, eid: i64, stored: StoredText) -> Result<Option<String>> {
+        match stored {
+            StoredText::Here(text) => Ok(Some(text)),
+            StoredText::InLog(record) => self.read_back(eid, record),
+        }
+    }
+
+    /// The text of event `eid`, recorded as `record`: its line parsed again, from the log or,
+    /// for a log its agent deleted, from the archived copy.
+    fn read_back(&self, eid: i64, record: InLog) -> Result<Option<String>> {
+        let conn = self.conn;
+        let (sid, index) = split_eid(eid);
+        let row = conn
+            .prepare_cached(
+                "SELECT s.provider, s.path, e.kind, e.src_off, e.src_len
+                 FROM events e JOIN sessions s ON s.sid = ?2 WHERE e.eid = ?1",
+            )?
+            .query_row(params![eid, sid], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, Option<i64>>(3)?,
+                    r.get::<_, Option<i64>>(4)?,
+                ))
+            })
+            .optional()?;
+        let Some((provider, path, kind, Some(off), Some(len))) = row else {
+            return Ok(None);
+        };
+        let (Some(provider), Some(kind)) =
+            (Provider::from_code(provider), EventKind::from_code(kind))
+        else {
+            return Ok(None);
+        };
+        let Some(first) = super::query::first_event_of_line(conn, sid, off)? else {
+            return Ok(None);
+        };
+        if FileHint::from_path(provider, Path::new(&path)).layout == Layout::Store {
+            return Ok(None);
+        }
+        let Some(line) = self.line_bytes(&path, off as u64, len as usize)? else {
+            return Ok(None);
+        };
+        Ok(
+            parse_line(provider, Path::new(&path), &line, off as u64, self.mask)
+                .into_iter()
+                .nth(index.saturating_sub(first) as usize)
+                .filter(|e| e.kind == kind && record.is(&e.text))
+                .map(|e| e.text),
+        )
+    }
+
+    /// The `len` bytes at `off` of the log at `path`, or of its archived copy once it is gone.
+    fn line_bytes(&self, path: &str, off: u64, len: usize) -> Result<Option<Vec<u8>>> {
+        let from_log = || -> std::io::Result<Vec<u8>> {
+            let mut f = File::open(path)?;
+            f.seek(SeekFrom::Start(off))?;
+            let mut buf = vec![0u8; len];
+            f.read_exact(&mut buf)?;
+            Ok(buf)
+        };
+        match from_log() {
+            Ok(line) => Ok(Some(line)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let mut copy = self.copy.borrow_mut();
+                if copy.as_ref().is_none_or(|(p, _)| p != path) {
+                    let bytes = super::archive::read_copy(self.conn, self.data_dir, path)?;
+                    *copy = Some((path.to_string(), bytes));
+                }
+                let bytes = copy.as_ref().and_then(|(_, b)| b.as_ref());
+                Ok(bytes.and_then(|all| {
+                    all.get(off as usize..off as usize + len)
+                        .map(<[u8]>::to_vec)
+                }))
+            }
+            Err(_) => Ok(None),
+        }
     }
 }

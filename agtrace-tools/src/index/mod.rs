@@ -7,7 +7,7 @@ pub(crate) mod discover;
 pub mod fts_tokens;
 mod in_order;
 pub(crate) mod ingest;
-mod line_text;
+pub(crate) mod line_text;
 pub(crate) mod masking;
 pub(crate) mod query;
 pub(crate) mod schema;

@@ -450,6 +450,7 @@ pub(crate) fn search(
     ids.truncate(limit as usize);
     let terms = parsed.match_terms();
     let mut hits = Vec::with_capacity(ids.len());
+    let texts = super::line_text::Texts::new(conn, data_dir, mask_secrets);
     let mut ev_st = conn.prepare_cached(
         "SELECT e.kind, e.turn, e.step, e.ts_ms, e.tool_name, e.is_error, e.text, s.id, s.provider, s.project_hash
          FROM events e JOIN sessions s ON s.sid = ?2 WHERE e.eid = ?1",
@@ -488,7 +489,7 @@ pub(crate) fn search(
             continue;
         };
         // A text its log line no longer gives (rewritten since it was indexed) is not shown.
-        let Some(text) = text.read(conn, data_dir, *id, mask_secrets)? else {
+        let Some(text) = texts.text(*id, text)? else {
             continue;
         };
         // Masked before the preview is cut, so that no preview shows a part of a secret.

@@ -98,22 +98,6 @@ pub enum StoredText {
 }
 
 impl StoredText {
-    /// The text, reading it back from its log line (or the archived copy in `data_dir`) when
-    /// that is where it is; `eid` is its event, `mask` whether the index masks secrets. `None`
-    /// when the line no longer gives it.
-    pub(crate) fn read(
-        self,
-        conn: &rusqlite::Connection,
-        data_dir: &std::path::Path,
-        eid: i64,
-        mask: bool,
-    ) -> crate::error::Result<Option<String>> {
-        match self {
-            StoredText::Here(text) => Ok(Some(text)),
-            StoredText::InLog(record) => super::line_text::read(conn, data_dir, eid, record, mask),
-        }
-    }
-
     /// The text when the index holds it; `None` for one kept in its log line.
     pub(crate) fn kept(self) -> Option<String> {
         match self {

@@ -460,7 +460,8 @@ impl TraceStore {
             };
             let data_dir = &self.inner.config.data_dir;
             let eid = crate::index::schema::eid(sid, index);
-            let text = (row.text.clone()).read(c, data_dir, eid, self.masks())?;
+            let texts = crate::index::line_text::Texts::new(c, data_dir, self.masks());
+            let text = texts.text(eid, row.text.clone())?;
             Ok((s, row, first, text))
         })?;
         let event = match (row.src_off, row.src_len, first_of_line, &text) {

@@ -450,8 +450,9 @@ fn page(
     let limit = limit.max(1) as usize;
     let more = groups.len() > limit;
     let mut touches = Vec::new();
+    let texts = crate::index::line_text::Texts::new(conn, data_dir, mask);
     for (key, (provider, root, calls)) in groups.into_iter().take(limit) {
-        touches.push(row(conn, key, provider, root, calls, mask, data_dir)?);
+        touches.push(row(conn, key, provider, root, calls, mask, &texts)?);
     }
     let next = if more {
         touches.last().map(|t| t.position.clone())
@@ -468,7 +469,7 @@ fn row(
     root: Option<String>,
     calls: BTreeSet<(i64, i64)>,
     mask: bool,
-    data_dir: &std::path::Path,
+    texts: &crate::index::line_text::Texts<'_>,
 ) -> Result<FileTouch> {
     let (std::cmp::Reverse(start_ms), std::cmp::Reverse(sid), std::cmp::Reverse(turn), path) = key;
     let session_id: String = conn
@@ -484,7 +485,7 @@ fn row(
         })
         .optional()?;
     let mut prompt = match prompt.filter(|(_, t, _)| *t == turn) {
-        Some((text, _, eid)) => text.read(conn, data_dir, eid, mask)?,
+        Some((text, _, eid)) => texts.text(eid, text)?,
         None => None,
     };
     if mask && let Some(p) = &mut prompt {
