@@ -26,6 +26,18 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// Advice about the catalog as a whole (no tool, no parameter).
+    pub(crate) fn catalog_advice(lint: &'static str, message: String, help: String) -> Self {
+        Finding {
+            level: Level::Advice,
+            lint,
+            tools: Vec::new(),
+            param: None,
+            message,
+            help,
+        }
+    }
+
     /// The logical locations, `tool` or `tool/param`; `["(catalog)"]` for the catalog.
     pub fn locations(&self) -> Vec<String> {
         if self.tools.is_empty() {

@@ -57,19 +57,16 @@ pub fn check(tools: &[&Value], tokens: usize, budget: usize) -> Option<Finding> 
         .map(|(n, t)| format!("`{t}` {n}"))
         .collect::<Vec<_>>()
         .join(", ");
-    Some(Finding {
-        level: mcp_tool_lint::Level::Advice,
-        lint: NAME,
-        tools: Vec::new(),
-        param: None,
-        message: format!(
+    Some(Finding::catalog_advice(
+        NAME,
+        format!(
             "the input side of `tools/list` ({} tools: names, descriptions, input schemas) costs {tokens} o200k tokens, over the budget of {budget}: a model carries it in its context on every request (costliest: {costliest})",
             tools.len()
         ),
-        help: format!(
+        format!(
             "shorten the descriptions (no worked examples, no text repeated across tools or parameters), drop schema keywords a model does not need (`$schema`, `title`, `format`), or split the server by task; or raise the budget (`--token-budget`, `token_budget` in the config) or allow it with a reason (`[allow] {NAME} = \"...\"`)"
         ),
-    })
+    ))
 }
 
 #[cfg(test)]

@@ -99,18 +99,15 @@ pub fn check(tools: &[&Value]) -> Option<Finding> {
         .map(|n| format!("`{n}`"))
         .collect::<Vec<_>>()
         .join(", ");
-    Some(Finding {
-        level: mcp_tool_lint::Level::Advice,
-        lint: NAME,
-        tools: Vec::new(),
-        param: None,
-        message: format!(
+    Some(Finding::catalog_advice(
+        NAME,
+        format!(
             "no tool declares `annotations`, so by the MCP defaults every tool may destroy: a client cannot tell the tools that only read from those that delete ({named})"
         ),
-        help: format!(
+        format!(
             "declare `annotations` on every tool: `readOnlyHint: true` on those that only read, `destructiveHint: true` on {named} (and `idempotentHint` where repeating a call changes nothing); or allow it with a reason (`[allow] {NAME} = \"...\"`)"
         ),
-    })
+    ))
 }
 
 #[cfg(test)]
