@@ -17,6 +17,7 @@ use crate::fresh::Freshness;
 use crate::index::archive;
 use crate::index::masking::Choice;
 use crate::index::query::{self, EventRow};
+use crate::index::stored_text::StoredText;
 use crate::index::usage::{self, UsageFilter, UsageGrouping, UsageRow};
 use crate::index::{
     IndexStats, Progress, ProjectInfo, Scope, SearchPage, SearchQuery, SessionCursor,
@@ -448,7 +449,7 @@ impl TraceStore {
     }
 
     fn event(&self, session: &str, index: u32, with_raw: bool) -> Result<EventDetail> {
-        let (summary, row, first_of_line, text) = self.with_conn(|c| {
+        let (summary, row, first_of_line, eid) = self.with_conn(|c| {
             let id = query::resolve(c, session)?;
             let (sid, s) =
                 query::session_by_id(c, &id)?.ok_or_else(|| Error::SessionNotFound(id.clone()))?;
@@ -458,21 +459,33 @@ impl TraceStore {
                 Some(off) => query::first_event_of_line(c, sid, off)?,
                 None => None,
             };
-            let data_dir = &self.inner.config.data_dir;
-            let eid = crate::index::schema::eid(sid, index);
-            let texts = crate::index::line_text::Texts::new(c, data_dir, self.masks());
-            let text = texts.text(eid, row.text.clone())?;
-            Ok((s, row, first, text))
+            Ok((s, row, first, crate::index::schema::eid(sid, index)))
         })?;
-        let event = match (row.src_off, row.src_len, first_of_line, &text) {
-            (Some(off), Some(len), Some(first), Some(text)) => raw_from_line(
-                &summary,
-                &row,
-                text,
-                off as u64,
-                len as usize,
-                index - first,
-            ),
+        let line = match (row.src_off, row.src_len, first_of_line) {
+            (Some(off), Some(len), Some(first)) => {
+                raw_from_line(&summary, &row, off as u64, len as usize, index - first)
+            }
+            _ => None,
+        };
+        // A text left in its line: the line just parsed gives it when it is the one recorded
+        // (compared masked, as the index records it), without reading the line a second time.
+        let parsed_text = line.as_ref().map(|e| match self.masks() {
+            true => secrets::mask(&e.text).into_owned(),
+            false => e.text.clone(),
+        });
+        let text = match row.text.clone() {
+            StoredText::Here(t) => Some(t),
+            StoredText::InLog(r) if parsed_text.as_deref().is_some_and(|t| r.is(t)) => parsed_text,
+            stored => self.with_conn(|c| {
+                let data_dir = &self.inner.config.data_dir;
+                crate::index::line_text::Texts::new(c, data_dir, self.masks()).text(eid, stored)
+            })?,
+        };
+        let event = match (line, &text) {
+            (Some(mut e), Some(t)) => {
+                e.text.clone_from(t);
+                Some(e)
+            }
             _ => None,
         };
         let event = match event {
@@ -594,11 +607,11 @@ fn event_from_row(row: &EventRow, text: &str, raw: serde_json::Value) -> Event {
 }
 
 /// Rebuilds an event from its stored row plus its source line, re-translated so that fields not
-/// stored in the index (tokens, model, message id) come back too.
+/// stored in the index (tokens, model, message id) come back too; its text is the line's, for
+/// the caller to check against the index.
 fn raw_from_line(
     summary: &SessionSummary,
     row: &EventRow,
-    text: &str,
     off: u64,
     len: usize,
     nth: u32,
@@ -625,7 +638,7 @@ fn raw_from_line(
         .into_iter()
         .nth(nth as usize)
         .filter(|d| d.kind == row.kind)?;
-    let mut e = event_from_row(row, text, draft.raw);
+    let mut e = event_from_row(row, &draft.text, draft.raw);
     e.tokens = draft.tokens;
     e.model = draft.model;
     e.message_id = draft.message_id;
