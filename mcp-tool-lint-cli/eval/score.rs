@@ -12,7 +12,7 @@ use mcp_tool_lint::Level;
 use mcp_tool_lint_cli::Finding;
 use mcp_tool_lint_cli::catalog::Catalog;
 use mcp_tool_lint_cli::check::check;
-use mcp_tool_lint_cli::rules::catalog_tokens::DEFAULT_TOKEN_BUDGET;
+use mcp_tool_lint_cli::rules::catalog_tokens::default_budget;
 
 /// The folder that holds the development set.
 pub fn eval_dir() -> PathBuf {
@@ -165,7 +165,7 @@ pub fn run(judged: &BTreeMap<Key, Judged>) -> Result<Vec<Found>, String> {
         let value = serde_json::from_str(&text).map_err(|e| format!("{server}: {e}"))?;
         let catalog = Catalog::from_json(value)?;
         let mut seen = BTreeSet::new();
-        for f in check(&catalog, &[], DEFAULT_TOKEN_BUDGET).findings {
+        for f in check(&catalog, &[], default_budget(catalog.tools.len())).findings {
             let tool = if f.tools.is_empty() {
                 "(catalog)".into()
             } else {

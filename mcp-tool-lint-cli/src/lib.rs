@@ -30,10 +30,6 @@ pub async fn run(cli: Cli) -> Result<Outcome, String> {
     for name in &cli.allow {
         allows.push(allow::Allow::from_flag(name)?);
     }
-    let budget = cli
-        .token_budget
-        .or(config.token_budget)
-        .unwrap_or(rules::catalog_tokens::DEFAULT_TOKEN_BUDGET);
     let timeout = Duration::from_secs(cli.timeout);
     let catalog = match (&cli.file, &cli.url, cli.command.is_empty()) {
         (Some(path), None, true) => source::from_file(path)?,
@@ -55,6 +51,10 @@ pub async fn run(cli: Cli) -> Result<Outcome, String> {
     for warning in allow::unknown_tools(&allows, &catalog) {
         eprintln!("mcp-tool-lint: warning: {warning}");
     }
+    let budget = cli
+        .token_budget
+        .or(config.token_budget)
+        .unwrap_or_else(|| rules::catalog_tokens::default_budget(catalog.tools.len()));
     let outcome = check::check(&catalog, &allows, budget);
     print!("{}", output::render(cli.format, &catalog, &outcome));
     Ok(outcome)

@@ -472,9 +472,22 @@ fn undocumented_value(
 }
 
 /// What a value's schema shows of it (see [`missing_description::Shape`]).
-fn shape(schema: &Schema<'_>, v: &Value) -> missing_description::Shape {
+fn shape<'a>(schema: &Schema<'a>, v: &'a Value) -> missing_description::Shape<'a> {
     use missing_description::Shape;
     let v = schema.unwrap_option(schema.resolve(v));
+    if let Some((tag, kinds, fields)) = kinded(schema, v) {
+        return Shape::Kinded { tag, kinds, fields };
+    }
+    if primary_type(v) == Some("array")
+        && let Some(items) = v.get("items").map(|i| schema.resolve(i))
+        && let Some([value]) = items
+            .get("enum")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+        && let Some(value) = value.as_str()
+    {
+        return Shape::OneValueList { value };
+    }
     // `additionalProperties` shows the values' shape only as a schema that says something:
     // `true`, `{}` and (with no properties) `false` show no key at all.
     let keyed = [
@@ -493,7 +506,9 @@ fn shape(schema: &Schema<'_>, v: &Value) -> missing_description::Shape {
             .and_then(Value::as_object)
             .is_some_and(|o| !o.is_empty());
     match primary_type(v) {
-        Some("integer" | "number") => Shape::Number,
+        Some("integer" | "number") => Shape::Number {
+            bounded: v.get("maximum").is_some() || v.get("exclusiveMaximum").is_some(),
+        },
         Some("string") if v.get("enum").is_none() && v.get("format").is_none() => Shape::Text,
         Some("array") => match v.get("items").map(|i| shape(schema, i)) {
             Some(Shape::Text) => Shape::Text,
@@ -502,6 +517,37 @@ fn shape(schema: &Schema<'_>, v: &Value) -> missing_description::Shape {
         Some("object") | None if !keyed => Shape::Untyped,
         _ => Shape::Other,
     }
+}
+
+/// An object, or a list of objects, whose one required enum property of three or more
+/// values picks a kind and whose three or more other properties are all optional and all
+/// undescribed: `(tag, kinds, fields)`. Each kind uses some of the fields, and nothing in
+/// the schema says which.
+fn kinded<'a>(schema: &Schema<'a>, v: &'a Value) -> Option<(&'a str, usize, usize)> {
+    let object = match primary_type(v) {
+        Some("array") => schema.unwrap_option(schema.resolve(v.get("items")?)),
+        _ => v,
+    };
+    let props = object.get("properties")?.as_object()?;
+    let required: Vec<&str> = object
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let described = props.iter().any(|(n, p)| {
+        schema
+            .documentation(n, p)
+            .is_some_and(|d| !d.trim().is_empty())
+    });
+    if described || required.len() != 1 {
+        return None;
+    }
+    let (tag, prop) = props.get_key_value(required[0])?;
+    let kinds = schema.resolve(prop).get("enum")?.as_array()?.len();
+    let fields = props.len() - 1;
+    (kinds >= 3 && fields >= 3).then_some((tag.as_str(), kinds, fields))
 }
 
 struct Walk<'s, 'a> {

@@ -479,3 +479,83 @@ fn a_union_tagged_by_disjoint_enum_values_is_discriminated() {
     );
     assert_eq!(r.lints(), vec![Lint::HiddenCoupling]);
 }
+
+#[test]
+fn a_page_size_beside_a_page_is_left_to_the_api() {
+    let lints = |extra: serde_json::Value| {
+        let mut props =
+            json!({"per_page": {"type": "integer", "description": "Results per page."}});
+        props
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        let input = json!({"type": "object", "properties": props});
+        check_schema_tool(
+            "list_issues",
+            Some("Lists issues."),
+            read_only(),
+            &input,
+            None,
+        )
+        .lints()
+    };
+    // Alone, the size is the whole answer; beside a page number or a page token, an API that
+    // pages serves one capped page. A line offset is no page.
+    assert_eq!(lints(json!({})), vec![Lint::UnboundedLimit]);
+    assert_eq!(
+        lints(json!({"offset": {"type": "integer", "description": "First line."}})),
+        vec![Lint::UnboundedLimit]
+    );
+    assert_eq!(
+        lints(json!({"page": {"type": "integer", "description": "Page number."}})),
+        vec![]
+    );
+    assert_eq!(
+        lints(json!({"start_cursor": {"type": "string", "description": "From a previous page."}})),
+        vec![]
+    );
+}
+
+#[test]
+fn objects_whose_kind_picks_their_fields_need_a_description() {
+    let action = json!({"type": "object", "required": ["type"], "properties": {
+        "type": {"type": "string", "enum": ["click", "scroll", "press", "wait"]},
+        "selector": {"type": "string"},
+        "direction": {"type": "string", "enum": ["up", "down"]},
+        "key": {"type": "string"},
+        "milliseconds": {"type": "number"}
+    }});
+    let findings = |actions: serde_json::Value| {
+        let input = json!({"type": "object", "properties": {"actions": actions}});
+        check_schema_tool(
+            "scrape_page",
+            Some("Scrapes a page."),
+            read_only(),
+            &input,
+            None,
+        )
+        .findings
+        .into_iter()
+        .map(|f| f.message)
+        .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        findings(json!({"type": "array", "items": action.clone()})),
+        vec![
+            "`actions` takes objects whose `type` is one of 4 kinds, with 4 optional fields and no description: nothing says which fields go with which `type`"
+        ]
+    );
+    // A description on the list, or on its fields, says it.
+    assert_eq!(
+        findings(
+            json!({"type": "array", "items": action.clone(), "description": "Steps; `selector` for click, `key` for press."})
+        ),
+        Vec::<String>::new()
+    );
+    let mut described = action;
+    described["properties"]["key"]["description"] = json!("The key, for `press`.");
+    assert_eq!(
+        findings(json!({"type": "array", "items": described})),
+        Vec::<String>::new()
+    );
+}

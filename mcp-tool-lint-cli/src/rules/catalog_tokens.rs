@@ -14,9 +14,24 @@ use crate::check::Finding;
 /// The lint's name.
 pub const NAME: &str = "catalog_tokens";
 
-/// The default budget: the 2,000 tokens agtrace holds its own 9-tool catalog to (issue 11,
-/// `agtrace-tools/tests/catalog_tokens.rs`).
-pub const DEFAULT_TOKEN_BUDGET: usize = 2_000;
+/// The least default budget: the 2,000 tokens agtrace held its own 9-tool catalog to (issue
+/// 11, `agtrace-tools/tests/catalog_tokens.rs`).
+pub const MIN_TOKEN_BUDGET: usize = 2_000;
+
+/// What the default budget allows each tool of a larger catalog: a short description and a
+/// small schema. A catalog's cost grows with what it offers; the waste is a tool that costs
+/// more than this (inlined API objects, worked examples, adverts).
+pub const TOKENS_PER_TOOL: usize = 300;
+
+/// The most default budget: past it, any catalog is a real cost on every request, however
+/// lean each tool is.
+pub const MAX_TOKEN_BUDGET: usize = 10_000;
+
+/// The budget of a catalog of `tools` tools when none is given: 300 tokens a tool, at least
+/// 2,000 and at most 10,000.
+pub fn default_budget(tools: usize) -> usize {
+    (tools * TOKENS_PER_TOOL).clamp(MIN_TOKEN_BUDGET, MAX_TOKEN_BUDGET)
+}
 
 /// How many of the costliest tools the message names.
 const NAMED_TOOLS: usize = 3;
@@ -81,6 +96,14 @@ mod tests {
             "outputSchema": {"type": "object", "properties": {"now": {"type": "string"}}}});
         assert_eq!(tool_tokens(&small), tool_tokens(&with_output));
         assert!(tool_tokens(&small) > 5);
+    }
+
+    #[test]
+    fn the_default_budget_grows_with_the_catalog_within_bounds() {
+        assert_eq!(default_budget(1), 2_000);
+        assert_eq!(default_budget(9), 2_700);
+        assert_eq!(default_budget(25), 7_500);
+        assert_eq!(default_budget(100), 10_000);
     }
 
     #[test]

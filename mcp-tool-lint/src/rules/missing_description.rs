@@ -92,13 +92,25 @@ const SYNTAX_NAMES: &[&str] = &[
 
 /// What a value's schema shows of it, for [`schema_unexplained`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Shape {
-    /// A number or an integer.
-    Number,
+pub(crate) enum Shape<'a> {
+    /// A number or an integer; `bounded` when the schema gives it a maximum.
+    Number { bounded: bool },
     /// A string, or a list of strings.
     Text,
     /// An object that lists no properties (or no type at all): nothing shows its keys.
     Untyped,
+    /// Objects (one, or a list of them) whose required `tag` picks one of `kinds` values and
+    /// whose `fields` other properties are all optional, none of them described: which fields
+    /// go with which kind is stated nowhere (`{type: click|scroll|press.., selector, key,
+    /// direction, ..}`).
+    Kinded {
+        tag: &'a str,
+        kinds: usize,
+        fields: usize,
+    },
+    /// A list whose items can take one value only (`parsers: ["pdf"]`): a switch written as a
+    /// list, whose name does not say what listing the value turns on, or what is done without.
+    OneValueList { value: &'a str },
     /// Anything else: a bool, an enum (its values name themselves, or the property's doc names
     /// them: undescribed options misled a model about as often as not on the servers the rules
     /// were tuned on), an object with properties.
@@ -116,6 +128,44 @@ const UNIT_WORDS: &[&str] = &[
     "ms", "millis", "milliseconds", "millisecond", "msec", "us", "ns", "s", "sec", "secs",
     "second", "seconds", "min", "mins", "minute", "minutes", "hour", "hours", "h", "day",
     "days", "week", "weeks",
+];
+
+/// Words of a name that make a number a position on some scale, whose range the name does
+/// not give (0-1? 1-100?): without a maximum or a description a model has to guess it.
+const SCALE_WORDS: &[&str] = &[
+    "quality",
+    "priority",
+    "score",
+    "weight",
+    "threshold",
+    "confidence",
+    "importance",
+    "severity",
+    "rating",
+    "strength",
+    "intensity",
+    "similarity",
+];
+
+/// First words of a name that make a list of paths a filter (`includePaths`,
+/// `exclude_urls`): a filter's entries may be literal prefixes, globs or regexes, and the
+/// name does not say which. (`includeTags` is not one: a tag is matched by its name.)
+const FILTER_WORDS: &[&str] = &[
+    "include", "exclude", "ignore", "allow", "deny", "skip", "select", "only", "included",
+    "excluded", "ignored", "allowed", "denied", "blocked",
+];
+
+/// Last words of a name of a filter whose entries are paths or addresses.
+const PATH_HEADS: &[&str] = &[
+    "path",
+    "paths",
+    "url",
+    "urls",
+    "file",
+    "files",
+    "dirs",
+    "directories",
+    "folders",
 ];
 
 /// Words of a name that make a string a point in time, written in some format.
@@ -144,18 +194,32 @@ const MAP_WORDS: &[&str] = &[
 /// `includeTags`) explain themselves, and reporting them buries the few that do not.
 pub(crate) fn schema_unexplained(
     name: &str,
-    shape: Shape,
+    shape: Shape<'_>,
     tool_description: Option<&str>,
 ) -> Option<String> {
     let words = segments(&snake_case(name.rsplit(['.', '[']).next().unwrap_or(name)));
     let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
     let head = words.last().map(String::as_str).unwrap_or_default();
+    let first = words.first().map(String::as_str).unwrap_or_default();
+    let filter = words.len() > 1 && FILTER_WORDS.contains(&first) && PATH_HEADS.contains(&head);
     match shape {
+        Shape::Kinded { tag, kinds, fields } => Some(format!(
+            "`{name}` takes objects whose `{tag}` is one of {kinds} kinds, with {fields} optional fields and no description: nothing says which fields go with which `{tag}`"
+        )),
         Shape::Untyped if !has(MAP_WORDS) => Some(format!(
             "`{name}` is an object with no properties and no description: nothing shows which keys it takes"
         )),
-        Shape::Number if has(DURATION_WORDS) && !has(UNIT_WORDS) => Some(format!(
+        Shape::OneValueList { value } => Some(format!(
+            "`{name}` is a list that can hold only `{value}`, with no description: nothing says what listing it turns on, or what happens without it"
+        )),
+        Shape::Number { .. } if has(DURATION_WORDS) && !has(UNIT_WORDS) => Some(format!(
             "`{name}` is a span of time with no unit and no description: milliseconds? seconds?"
+        )),
+        Shape::Number { bounded: false } if SCALE_WORDS.contains(&head) => Some(format!(
+            "`{name}` is a number on some scale with no maximum and no description: nothing says its range (0-1? 1-100?)"
+        )),
+        Shape::Text if filter && !names_a_syntax(tool_description) => Some(format!(
+            "`{name}` filters by paths with no description, and nothing says how its entries match (prefixes? globs? regexes?)"
         )),
         Shape::Text if SYNTAX_HEADS.contains(&head) && !names_a_syntax(tool_description) => {
             Some(format!(
@@ -168,10 +232,10 @@ pub(crate) fn schema_unexplained(
         Shape::Text if has(CODE_WORDS) => Some(format!(
             "`{name}` is a code with no description: nothing says which standard (an ISO code? a name?)"
         )),
-        Shape::Text | Shape::Number if OPEN_HEADS.contains(&head) => Some(format!(
+        Shape::Text | Shape::Number { .. } if OPEN_HEADS.contains(&head) => Some(format!(
             "`{name}` has no description, and its name does not say what it holds"
         )),
-        Shape::Text | Shape::Number
+        Shape::Text | Shape::Number { .. }
             if words.len() == 1 && head.len() > 1 && is_abbreviation(head) =>
         {
             Some(format!(
@@ -258,14 +322,16 @@ fn check_tool(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
 mod tests {
     use super::*;
 
+    const NUMBER: Shape<'static> = Shape::Number { bounded: false };
+
     #[test]
     fn names_that_say_what_they_hold_need_no_description() {
         for name in ["path", "repo_path", "branch_name", "content", "includeTags", "mobile"] {
             assert_eq!(schema_unexplained(name, Shape::Text, None), None, "{name}");
         }
-        assert_eq!(schema_unexplained("context_lines", Shape::Number, None), None);
-        assert_eq!(schema_unexplained("timeout_ms", Shape::Number, None), None);
-        assert_eq!(schema_unexplained("waitSeconds", Shape::Number, None), None);
+        assert_eq!(schema_unexplained("context_lines", NUMBER, None), None);
+        assert_eq!(schema_unexplained("timeout_ms", NUMBER, None), None);
+        assert_eq!(schema_unexplained("waitSeconds", NUMBER, None), None);
     }
 
     #[test]
@@ -278,8 +344,8 @@ mod tests {
     #[test]
     fn what_the_structure_leaves_open_needs_one() {
         let found = |name, shape| schema_unexplained(name, shape, None).is_some();
-        assert!(found("maxAge", Shape::Number));
-        assert!(found("scrapeOptions.waitFor", Shape::Number));
+        assert!(found("maxAge", NUMBER));
+        assert!(found("scrapeOptions.waitFor", NUMBER));
         assert!(found("since", Shape::Text));
         assert!(found("location.country", Shape::Text));
         assert!(found("link", Shape::Untyped));
@@ -291,5 +357,36 @@ mod tests {
         let excludes = |doc| schema_unexplained("excludePatterns", Shape::Text, Some(doc));
         assert!(excludes("Get a recursive tree view of files.").is_some());
         assert_eq!(excludes("The patterns should be glob-style patterns."), None);
+    }
+
+    #[test]
+    fn a_scale_needs_a_maximum_or_a_description() {
+        let quality = |bounded| schema_unexplained("screenshot.quality", Shape::Number { bounded }, None);
+        assert!(quality(false).is_some_and(|m| m.contains("nothing says its range")));
+        assert_eq!(quality(true), None);
+        assert_eq!(schema_unexplained("qualityLevels", Shape::Text, None), None);
+    }
+
+    #[test]
+    fn a_path_filter_needs_its_matching_stated() {
+        let paths = |name, doc| schema_unexplained(name, Shape::Text, doc);
+        assert!(paths("includePaths", None).is_some());
+        assert!(paths("exclude_urls", None).is_some());
+        assert_eq!(paths("includeTags", None), None);
+        assert_eq!(paths("paths", None), None);
+        assert_eq!(paths("excludePaths", Some("Entries are regex patterns.")), None);
+    }
+
+    #[test]
+    fn kinded_objects_name_their_tag() {
+        let shape = Shape::Kinded { tag: "type", kinds: 9, fields: 7 };
+        let m = schema_unexplained("actions", shape, None).unwrap();
+        assert!(m.contains("`type` is one of 9 kinds, with 7 optional fields"), "{m}");
+    }
+
+    #[test]
+    fn a_list_of_one_possible_value_needs_a_description() {
+        let m = schema_unexplained("scrapeOptions.parsers", Shape::OneValueList { value: "pdf" }, None);
+        assert!(m.is_some_and(|m| m.starts_with("`scrapeOptions.parsers` is a list that can hold only `pdf`")));
     }
 }

@@ -1,5 +1,6 @@
 //! `unbounded_limit`: an integer page-size parameter without a maximum.
 
+use super::pagination_mismatch::takes_page_token;
 use super::{ParamCx, Rule};
 use crate::text::identifiers::snake_case;
 use crate::{Finding, Lint, Origin, TypeClass};
@@ -16,7 +17,11 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
     // Another server's doc that states the bound ("max 100", "1-20") tells the model; the
     // author's own field declares it where it is checked.
     let stated = cx.args.origin == Origin::Schema && cx.doc.is_some_and(states_bound);
-    if is_number && p.max.is_none() && is_page_size_name(name) && !stated {
+    // Another server's tool that also takes a page (its number or its token) fronts an API
+    // that serves pages, and such APIs cap the page they serve (GitHub and Notion at 100):
+    // the model gets one page, not everything. The author's own pages are bounded here.
+    let paged = cx.args.origin == Origin::Schema && cx.args.params.iter().any(turns_pages);
+    if is_number && p.max.is_none() && is_page_size_name(name) && !stated && !paged {
         // An optional page size without a default is an `Option`, where `#[arg(default)]` is
         // refused: suggest only the bound there.
         let attr = match p.default.as_deref() {
@@ -33,6 +38,14 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
             "bound it: declare a `maximum` for `{name}` in the schema (e.g. 100) that keeps a page within what a model can read, and enforce it"
         )));
     }
+}
+
+/// Whether a parameter asks for a page by its number or its token. (An `offset` is not
+/// enough: it is as often a position in a file that a tool reads whole.)
+fn turns_pages(p: &crate::Param) -> bool {
+    takes_page_token(p)
+        || (matches!(snake_case(&p.name).as_str(), "page" | "page_number" | "page_num")
+            && matches!(p.ty, TypeClass::Integer | TypeClass::Number))
 }
 
 /// Whether a doc states an upper bound in numbers: "max 100", "maximum: 50", "at most 20",
