@@ -320,23 +320,41 @@ fn level_name(levels: Option<&BTreeSet<Level>>) -> String {
     }
 }
 
+/// The halves a table shows, in order, with their headings: B, the held-out figure; A, the
+/// half the rules were tuned on; C, servers first linted after the last tuning, when any.
+const COLUMNS: &[(&str, &str)] = &[
+    ("B", "B (held out)"),
+    ("A", "A (tuned on)"),
+    ("C", "C (new servers)"),
+];
+
 /// The markdown table: per lint, its level, then precision (real / findings) and recall per
-/// half; rules were tuned on half A, so half B is the held-out figure.
+/// half ([`COLUMNS`]).
 pub fn markdown(s: &Scores) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "| lint | level | B (held out): precision | recall | A (tuned on): precision | recall |"
-    );
-    let _ = writeln!(out, "| --- | --- | ---: | ---: | ---: | ---: |");
+    let halves: Vec<&(&str, &str)> = COLUMNS
+        .iter()
+        .filter(|(h, _)| s.all.contains_key(*h))
+        .collect();
+    let mut out = String::from("| lint | level |");
+    for (_, heading) in &halves {
+        let _ = write!(out, " {heading}: precision | recall |");
+    }
+    out.push_str("\n| --- | --- |");
+    out.push_str(&" ---: | ---: |".repeat(halves.len()));
+    out.push('\n');
+    let row = |out: &mut String, first: &str, cells: Vec<String>| {
+        let _ = writeln!(out, "| {first} | {} |", cells.join(" | "));
+    };
     let lints: BTreeSet<&String> = s.per_lint.keys().map(|(_, l)| l).collect();
     for lint in lints {
-        let _ = writeln!(
-            out,
-            "| `{lint}` | {} | {} | {} |",
-            level_name(s.levels.get(lint)),
-            cell(s.per_lint.get(&("B".into(), lint.clone()))),
-            cell(s.per_lint.get(&("A".into(), lint.clone()))),
+        let cells = halves
+            .iter()
+            .map(|(h, _)| cell(s.per_lint.get(&((*h).into(), lint.clone()))))
+            .collect();
+        row(
+            &mut out,
+            &format!("`{lint}` | {}", level_name(s.levels.get(lint))),
+            cells,
         );
     }
     // A missed problem belongs to no level, so the errors have no recall of their own.
@@ -347,18 +365,13 @@ pub fn markdown(s: &Scores) -> String {
             text.rsplit_once(" | ").map_or(text.as_str(), |(p, _)| p)
         )
     };
-    let _ = writeln!(
-        out,
-        "| **errors** | | {} | {} |",
-        no_recall(s.errors.get("B")),
-        no_recall(s.errors.get("A"))
-    );
-    let _ = writeln!(
-        out,
-        "| **all findings** | | {} | {} |",
-        cell(s.all.get("B")),
-        cell(s.all.get("A"))
-    );
+    let errors = halves
+        .iter()
+        .map(|(h, _)| no_recall(s.errors.get(*h)))
+        .collect();
+    row(&mut out, "**errors** |", errors);
+    let all = halves.iter().map(|(h, _)| cell(s.all.get(*h))).collect();
+    row(&mut out, "**all findings** |", all);
     out
 }
 
