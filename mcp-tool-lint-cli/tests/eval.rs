@@ -10,7 +10,7 @@ use mcp_tool_lint::{Level, Lint};
 
 /// Held-out (half B) floors, as fractions, measured and rounded down. Raise them when the rules
 /// improve; never lower one to make a change pass.
-const ALL_PRECISION_FLOOR: f64 = 0.78;
+const ALL_PRECISION_FLOOR: f64 = 0.82;
 const ALL_RECALL_FLOOR: f64 = 0.90;
 /// The bar the issue sets for an error, on servers the rule was not tuned on.
 const ERROR_PRECISION: f64 = 0.90;

@@ -1,14 +1,12 @@
-//! `inconsistent_naming`: a tool name that breaks the convention the rest of its server
-//! follows, so a model that learned the pattern from the others misreads or misses it.
-//! Two conventions are checked:
+//! `inconsistent_naming`: a tool name whose case style (`snake_case`, `camelCase`,
+//! `kebab-case`, `PascalCase`) differs from the style most of its server's names follow, so
+//! a model that learned the spelling from the others misspells it. One-word lower-case names
+//! (`echo`) fit every style and are never counted.
 //!
-//! - the case style (`snake_case`, `camelCase`, `kebab-case`, `PascalCase`): a tool whose
-//!   style differs from the server's most common one. One-word lower-case names (`echo`) fit
-//!   every style and are never counted.
-//! - the namespace prefix: a first word that more than half of the tools (and at least
-//!   [`MIN_PREFIXED`]) start with, that is not a verb, and that a tool lacks (`browser_click`,
-//!   `browser_type` ... and `wait_for`). A shared leading verb (`get_`, `list_`) is a habit
-//!   of verbs, not a namespace.
+//! Which tools carry a namespace prefix is not checked: a model reads every name of the list,
+//! and servers group tools as their domain does (`kubectl_*` beside `install_helm_chart`,
+//! `jira_*` beside `confluence_*`). On servers nobody tuned the rule for, every "lacks the
+//! prefix" finding was judged a false alarm.
 
 use std::collections::BTreeMap;
 
@@ -16,23 +14,9 @@ use serde_json::Value;
 
 use crate::catalog::tool_name;
 use crate::check::Finding;
-use crate::rules::words::name_words;
 
 /// The lint's name.
 pub const NAME: &str = "inconsistent_naming";
-
-/// A namespace prefix is counted only when at least this many tools share it.
-pub const MIN_PREFIXED: usize = 3;
-
-/// Verbs that often lead tool names: a first word shared because tools start with a verb is
-/// not a namespace.
-const VERBS: &[&str] = &[
-    "get", "list", "set", "create", "update", "delete", "remove", "add", "read", "write", "search",
-    "find", "fetch", "run", "start", "stop", "open", "close", "edit", "move", "copy", "send",
-    "check", "query", "describe", "show", "make", "put", "post", "patch", "insert", "upload",
-    "download", "execute", "call", "trigger", "generate", "convert", "compute", "validate",
-    "toggle", "enable", "disable", "print", "load", "save", "sync", "install",
-];
 
 /// A name's case style; `None` for a name that fits every style (one lower-case word).
 fn style(name: &str) -> Option<&'static str> {
@@ -50,12 +34,10 @@ fn style(name: &str) -> Option<&'static str> {
     })
 }
 
-/// The findings of both conventions, one per tool that breaks one.
+/// One finding per tool whose case style is not the server's.
 pub fn check(tools: &[&Value]) -> Vec<Finding> {
     let names: Vec<&str> = tools.iter().map(|t| tool_name(t)).collect();
-    let mut out = case_findings(&names);
-    out.extend(prefix_findings(&names));
-    out
+    case_findings(&names)
 }
 
 fn case_findings(names: &[&str]) -> Vec<Finding> {
@@ -95,54 +77,6 @@ fn case_findings(names: &[&str]) -> Vec<Finding> {
         .collect()
 }
 
-fn prefix_findings(names: &[&str]) -> Vec<Finding> {
-    let firsts: Vec<Option<String>> = names
-        .iter()
-        .map(|n| {
-            let words = name_words(n);
-            (words.len() >= 2).then(|| words[0].clone())
-        })
-        .collect();
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for w in firsts.iter().flatten() {
-        *counts.entry(w).or_default() += 1;
-    }
-    let Some((prefix, shared)) = counts
-        .into_iter()
-        .filter(|(w, _)| !VERBS.contains(w))
-        .max_by_key(|(_, c)| *c)
-    else {
-        return Vec::new();
-    };
-    if shared < MIN_PREFIXED || shared * 2 <= names.len() || shared == names.len() {
-        return Vec::new();
-    }
-    // A first word that other tools share too is a namespace of its own (`confluence_*` beside
-    // `jira_*`): a server may have several.
-    let namespace = |w: &str| {
-        !VERBS.contains(&w) && firsts.iter().flatten().filter(|f| f.as_str() == w).count() >= 2
-    };
-    names
-        .iter()
-        .zip(&firsts)
-        .filter(|(_, first)| first.as_deref() != Some(prefix))
-        .filter(|(_, first)| !first.as_deref().is_some_and(namespace))
-        .map(|(n, _)| Finding {
-            level: mcp_tool_lint::Level::Advice,
-            lint: NAME,
-            tools: vec![n.to_string()],
-            param: None,
-            message: format!(
-                "`{n}` lacks the `{prefix}` prefix that {shared} of this server's {} tools start with: a model that looks for the server's tools by their namespace misses it",
-                names.len()
-            ),
-            help: format!(
-                "start its name with `{prefix}` like the others (or drop the prefix everywhere); or allow it with a reason (`[tools.{n}.allow] {NAME} = \"...\"`)"
-            ),
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,20 +104,15 @@ mod tests {
     }
 
     #[test]
-    fn the_tool_without_the_namespace_prefix() {
-        let found = run(&[
-            "browser_click",
-            "browser_type",
-            "browser_navigate",
-            "wait_for",
-        ]);
-        assert_eq!(found.len(), 1);
-        assert_eq!(found[0].0, "wait_for");
-        assert!(
-            found[0]
-                .1
-                .contains("lacks the `browser` prefix that 3 of this server's 4 tools")
-        );
+    fn a_namespace_some_tools_lack_is_no_inconsistency() {
+        let names = [
+            "kubectl_get",
+            "kubectl_apply",
+            "kubectl_logs",
+            "install_helm_chart",
+            "ping",
+        ];
+        assert!(run(&names).is_empty());
     }
 
     #[test]

@@ -54,24 +54,28 @@ pub fn pairs<'a>(tools: &[&'a Value]) -> Vec<(&'a str, &'a str, f64)> {
     out
 }
 
-/// Whether the names already tell the two apart by what they do (`get_block_children` and
-/// `patch_block_children`): a model that knows which action it wants needs no description
-/// to choose.
-fn different_actions(a: &str, b: &str) -> bool {
-    let verb = |n: &str| {
-        super::words::name_words(n)
-            .into_iter()
-            .find(|w| mcp_tool_lint::is_verb(w))
+/// Whether the names already tell the two apart: their words differ (`get_block_children`
+/// and `patch_block_children`, `create_issue` and `create_branch`, `expire` and `sadd`, and
+/// `list_directory` beside `list_directory_with_sizes`, whose added words say what it adds).
+/// A model reads the names first; alike descriptions leave it guessing only between names of
+/// the same words (`search_files`, `files_search`). On the development set every pair of
+/// alike descriptions whose names differed in any word but one was judged told apart.
+fn told_apart_by_name(a: &str, b: &str) -> bool {
+    let words = |n: &str| {
+        let mut w = super::words::name_words(n);
+        w.sort();
+        w.dedup();
+        w
     };
-    matches!((verb(a), verb(b)), (Some(x), Some(y)) if x != y)
+    words(a) != words(b)
 }
 
-/// A finding for every pair at or above [`THRESHOLD`] whose names do not differ in action.
+/// A finding for every pair at or above [`THRESHOLD`] whose names do not tell them apart.
 pub fn check(tools: &[&Value]) -> Vec<Finding> {
     pairs(tools)
         .into_iter()
         .filter(|(_, _, s)| *s >= THRESHOLD)
-        .filter(|(a, b, _)| !different_actions(a, b))
+        .filter(|(a, b, _)| !told_apart_by_name(a, b))
         .map(|(a, b, s)| Finding {
             level: mcp_tool_lint::Level::Advice,
             lint: NAME,
@@ -121,10 +125,23 @@ mod tests {
     #[test]
     fn a_finding_names_both_tools() {
         let a = json!({"name": "read_file", "description": "Read the complete contents of a file from disk."});
-        let b = json!({"name": "read_text_file", "description": "Read the complete contents of a file from disk as text."});
+        let b = json!({"name": "file_read", "description": "Read the complete contents of a file from disk as text."});
         let c = json!({"name": "get_time", "description": "The current time in a time zone."});
         let found = check(&[&a, &b, &c]);
         assert_eq!(found.len(), 1);
-        assert_eq!(found[0].tools, ["read_file", "read_text_file"]);
+        assert_eq!(found[0].tools, ["read_file", "file_read"]);
+    }
+
+    #[test]
+    fn names_of_other_words_tell_tools_apart() {
+        let tool = |name: &str| json!({"name": name, "description": "Create a new item in a GitLab project."});
+        let (repo, issue, labelled) = (
+            tool("create_repository"),
+            tool("create_issue"),
+            tool("create_issue_with_labels"),
+        );
+        assert!(check(&[&repo, &issue, &labelled]).is_empty());
+        let (a, b) = (tool("search_files"), tool("files_search"));
+        assert_eq!(check(&[&a, &b]).len(), 1);
     }
 }

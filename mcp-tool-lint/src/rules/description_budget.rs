@@ -1,7 +1,7 @@
 //! `description_budget`: a tool description over its budget of estimated tokens.
 
 use super::{Rule, ToolCx};
-use crate::{Finding, Lint, Target};
+use crate::{Finding, Lint, Origin, Target};
 
 pub(crate) const RULE: Rule = Rule {
     tool: Some(check),
@@ -21,7 +21,14 @@ fn check(cx: &ToolCx<'_>, out: &mut Vec<Finding>) {
     let Some(doc) = cx.doc else { return };
     let (name, budget) = (&cx.tool.name, cx.budget);
     let tokens = estimate_tokens(doc);
-    if tokens > budget {
+    // Another server's description is reported only half again over the budget: the count is
+    // an estimate (four characters a token), and a modest overrun of notes a call needs wastes
+    // nothing a model would miss. The author's own is held to the budget itself (a warning).
+    let limit = match cx.tool.origin {
+        Origin::Schema => budget + budget / 2,
+        Origin::Code => budget,
+    };
+    if tokens > limit {
         out.push(Finding::new(
             Lint::DescriptionBudget,
             Target::ToolDescription,

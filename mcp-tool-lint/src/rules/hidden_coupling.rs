@@ -4,6 +4,7 @@
 //! half of this lint, are only visible in a schema: `crate::schema` reports them.)
 
 use super::{ParamCx, Rule};
+use crate::text::identifiers::{segments, snake_case};
 use crate::text::sentences::{find_word, sentences};
 use crate::{Args, Finding, Lint, Origin, Param, Target, TypeClass};
 
@@ -36,7 +37,10 @@ fn check_alternatives(args: &Args, out: &mut Vec<Finding>) {
             let own_doc_says = pa
                 .description
                 .as_deref()
-                .and_then(|d| coupling(d, &pa.name, &args.params.iter().collect::<Vec<_>>()))
+                .and_then(|d| {
+                    let siblings: Vec<&Param> = args.params.iter().collect();
+                    coupling(d, &pa.name, &siblings, args.origin == Origin::Schema)
+                })
                 .is_some();
             let pair = (pa.name.clone(), pb.name.clone());
             if own_doc_says || reported.contains(&pair) {
@@ -131,7 +135,8 @@ fn choices(sentence: &str, names: &[&str]) -> Vec<(usize, usize)> {
 fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
     let name = cx.param.name.as_str();
     let siblings: Vec<&Param> = cx.args.params.iter().collect();
-    let Some(c) = cx.doc.and_then(|d| coupling(d, name, &siblings)) else {
+    let strict = cx.args.origin == Origin::Schema;
+    let Some(c) = cx.doc.and_then(|d| coupling(d, name, &siblings, strict)) else {
         return;
     };
     // In another server's schema the statement must name the parameter this one depends on:
@@ -319,6 +324,10 @@ struct Mention {
     word: String,
     /// The parameter it points to.
     param: String,
+    /// Whether it names the parameter even unmarked in prose: a name of two words or more
+    /// (`resourceType`, `page_size`) is no word of English, and an enum value stands for its
+    /// parameter as it is ("Honoured for PDF exports").
+    bare: bool,
 }
 
 /// How many words may sit between a condition word and the parameter it is about: "If
@@ -338,6 +347,7 @@ fn mentions(own: &str, siblings: &[&Param]) -> Vec<Mention> {
         out.push(Mention {
             word: p.name.to_ascii_lowercase(),
             param: p.name.clone(),
+            bare: segments(&snake_case(&p.name)).len() > 1,
         });
         if let TypeClass::Enum { variants } = &p.ty {
             for v in variants {
@@ -346,6 +356,7 @@ fn mentions(own: &str, siblings: &[&Param]) -> Vec<Mention> {
                     out.push(Mention {
                         word,
                         param: p.name.clone(),
+                        bare: true,
                     });
                 }
             }
@@ -354,20 +365,84 @@ fn mentions(own: &str, siblings: &[&Param]) -> Vec<Mention> {
     out
 }
 
+/// Words after a name that mark it as a parameter's: "the `format` field", "format is json",
+/// "format = json".
+const NAME_MARKS: &[&str] = &[
+    "parameter", "param", "field", "argument", "arg", "option", "flag", "property", "key",
+    "is", "are", "equals", "=", "!=", "==",
+];
+
+/// Where `m` stands in `lower` (a sentence in lowercase) as the parameter it names, at or
+/// after `from`. In the author's own docs any whole word counts. In another server's schema
+/// (`strict`) a name inside a compound does not (`collection-indexes`, `metadata.name`,
+/// `a/b`), and a one-word name (`collection`, `command`, `validate`) is read as the
+/// parameter's only where the prose marks it so: quoted, followed by "parameter", "field",
+/// "is", "=" ([`NAME_MARKS`]), or joined by "or"/"and" to another name of `names` ("either
+/// manifest or filename", "if both code and filename are given"). As plain words such names
+/// are the sentence's own nouns and verbs ("when exporting collection data", "only validate
+/// the resource").
+fn find_ref(lower: &str, m: &Mention, from: usize, strict: bool, names: &[String]) -> Option<usize> {
+    let mut from = from;
+    while let Some(p) = find_word(lower, &m.word, from) {
+        from = p + m.word.len();
+        if !strict {
+            return Some(p);
+        }
+        let before = lower[..p].chars().next_back();
+        let after = lower[from..].chars().next();
+        let joined = |c: Option<char>| matches!(c, Some('-' | '.' | '/' | ':' | '$'));
+        // A `.` that ends the sentence ends the name too.
+        let ends_sentence = lower[from..].starts_with('.') && from + 1 == lower.len();
+        if joined(before) || (joined(after) && !ends_sentence) {
+            continue;
+        }
+        let quoted = matches!(before, Some('`' | '\'' | '"')) && matches!(after, Some('`' | '\'' | '"'));
+        let rest = lower[from..].trim_start_matches(['`', '\'', '"']);
+        let next = rest.trim_start();
+        // A word mark stands apart ("format is"); `=` may touch the name ("format=json").
+        let marked = NAME_MARKS.iter().any(|w| {
+            let symbol = w.starts_with(['=', '!']);
+            next.strip_prefix(w).is_some_and(|t| {
+                symbol || !t.starts_with(|c: char| c.is_ascii_alphanumeric())
+            }) && (symbol || rest.starts_with(' '))
+        });
+        let joined_to_name = ["or ", "and "].iter().any(|j| {
+            next.strip_prefix(j)
+                .map(|t| t.trim_start_matches(['`', '\'', '"']))
+                .is_some_and(|t| {
+                    names.iter().any(|n| {
+                        *n != m.word
+                            && t.strip_prefix(n.as_str()).is_some_and(|u| {
+                                !u.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+                            })
+                    })
+                })
+        });
+        if m.bare || quoted || marked || joined_to_name {
+            return Some(p);
+        }
+    }
+    None
+}
+
 /// Finds a statement that the parameter's meaning depends on another parameter or its value.
-fn coupling(doc: &str, own: &str, siblings: &[&Param]) -> Option<Coupling> {
+/// `strict` for another server's schema: see [`find_ref`].
+fn coupling(doc: &str, own: &str, siblings: &[&Param], strict: bool) -> Option<Coupling> {
     let mentions = mentions(own, siblings);
     let names: Vec<&Mention> = mentions.iter().filter(|m| m.word == m.param.to_ascii_lowercase()).collect();
+    // Every parameter's name, this one's too: a name joined to another marks both.
+    let all_names: Vec<String> = siblings.iter().map(|p| p.name.to_ascii_lowercase()).chain([own.to_ascii_lowercase()]).collect();
     for sentence in sentences(doc) {
         let lower = sentence.to_ascii_lowercase();
         // The first parameter mentioned at or after `from`, with how many words precede it.
-        let named = |from: usize| {
+        let named_as = |from: usize, strict: bool| {
             mentions
                 .iter()
-                .filter_map(|m| find_word(&lower, &m.word, from).map(|p| (p, m)))
+                .filter_map(|m| find_ref(&lower, m, from, strict, &all_names).map(|p| (p, m)))
                 .min_by_key(|(p, _)| *p)
                 .map(|(p, m)| (lower[from..p].split_whitespace().count(), m.param.clone()))
         };
+        let named = |from: usize| named_as(from, strict);
         if let Some(p) = COUPLING_PHRASES
             .iter()
             .filter_map(|p| find_word(&lower, p, 0))
@@ -375,12 +450,15 @@ fn coupling(doc: &str, own: &str, siblings: &[&Param]) -> Option<Coupling> {
         {
             return Some(Coupling {
                 evidence: sentence.clone(),
-                other: named(p).or_else(|| named(0)).map(|(_, o)| o),
+                // The phrase itself states the dependency: its partner may be named bare.
+                other: named_as(p, false)
+                    .or_else(|| named_as(0, false))
+                    .map(|(_, o)| o),
             });
         }
         // `detail_level='turns'`, `format == "json"`: a condition on another parameter's value.
         for o in &names {
-            if let Some(p) = find_word(&lower, &o.word, 0) {
+            if let Some(p) = find_ref(&lower, o, 0, strict, &all_names) {
                 let rest = lower[p + o.word.len()..].trim_start_matches(['`', ' ']);
                 if rest.starts_with('=') || rest.starts_with("!=") {
                     return Some(Coupling {
@@ -396,7 +474,7 @@ fn coupling(doc: &str, own: &str, siblings: &[&Param]) -> Option<Coupling> {
             let from = p + "either".len();
             let other = names
                 .iter()
-                .filter_map(|m| find_word(&lower, &m.word, from).map(|q| (q, m)))
+                .filter_map(|m| find_ref(&lower, m, from, strict, &all_names).map(|q| (q, m)))
                 .min_by_key(|(q, _)| *q)
                 .filter(|(q, _)| lower[from..*q].split_whitespace().count() <= MAX_GAP_WORDS);
             if let Some((_, m)) = other {
@@ -443,12 +521,13 @@ mod tests {
             "WARNING: Only valid when detail_level='turns'. Ignored otherwise.",
             "x",
             &refs,
+            true,
         );
         assert_eq!(c.unwrap().other.as_deref(), Some("detail_level"));
         // A parameter mentioning itself is not coupled to anything.
         let ps = params(&["limit"]);
         let refs: Vec<&Param> = ps.iter().collect();
-        assert_eq!(coupling("Ignored if limit is 0.", "limit", &refs), None);
+        assert_eq!(coupling("Ignored if limit is 0.", "limit", &refs, true), None);
     }
 
     #[test]
@@ -469,6 +548,7 @@ mod tests {
             "Page orientation. Honoured for PDF exports.",
             "orientation",
             &[&kind, &orientation],
+            true,
         );
         assert_eq!(c.unwrap().other.as_deref(), Some("file_kind"));
     }
@@ -544,7 +624,7 @@ mod tests {
     fn either_in_a_parameter_doc_names_the_other_by_its_name_only() {
         let ps = params(&["url", "path"]);
         let refs: Vec<&Param> = ps.iter().collect();
-        let c = coupling("Either this or path must be set.", "url", &refs);
+        let c = coupling("Either this or path must be set.", "url", &refs, false);
         assert_eq!(c.unwrap().other.as_deref(), Some("path"));
         let order = Param::new(
             "order",
@@ -559,8 +639,32 @@ mod tests {
         );
         let sort = Param::new("sort", TypeClass::String);
         assert_eq!(
-            coupling("Sort key, either newest or oldest.", "sort", &[&order, &sort]),
+            coupling("Sort key, either newest or oldest.", "sort", &[&order, &sort], true),
             None
         );
+    }
+
+    #[test]
+    fn in_a_schema_a_one_word_name_is_a_parameter_only_where_the_prose_marks_it() {
+        let ps = params(&["collection", "command", "name", "manifest", "filename", "resourceType"]);
+        let refs: Vec<&Param> = ps.iter().collect();
+        let other = |doc: &str, own: &str, strict: bool| coupling(doc, own, &refs, strict).and_then(|c| c.other);
+        // Plain nouns and verbs, compounds and paths.
+        for doc in [
+            "The format to be used when exporting collection data.",
+            "If unsure, use the collection-indexes tool to find it.",
+            "If true, run the command across all namespaces.",
+            "Filter by field selector (e.g. 'metadata.name=my-pod').",
+        ] {
+            assert_eq!(other(doc, "x", true), None, "{doc}");
+        }
+        // The author's own docs are read loosely.
+        assert_eq!(other("If true, run the command across all namespaces.", "x", false).as_deref(), Some("command"));
+        // Quoted, marked, joined to another name, or a name of two words.
+        assert_eq!(other("Only read when `collection` is set.", "x", true).as_deref(), Some("collection"));
+        assert_eq!(other("Required if the command parameter is `exec`.", "x", true).as_deref(), Some("command"));
+        assert_eq!(other("Use either manifest or filename.", "filename", true).as_deref(), Some("manifest"));
+        assert_eq!(other("Required when resourceType is pod.", "x", true).as_deref(), Some("resourceType"));
+        assert_eq!(other("Target URL (only command=run).", "x", true).as_deref(), Some("command"));
     }
 }

@@ -9,7 +9,7 @@
 use super::{ParamCx, Rule};
 use crate::text::identifiers::segments;
 use crate::text::sentences::sentences;
-use crate::{Finding, Lint, TypeClass};
+use crate::{Finding, Lint, Origin, TypeClass};
 
 pub(crate) const RULE: Rule = Rule {
     param: Some(check),
@@ -21,7 +21,11 @@ fn check(cx: &ParamCx<'_>, out: &mut Vec<Finding>) {
     if cx.param.ty != TypeClass::Bool {
         return;
     }
-    let by_name = is_mode_toggle_name(name);
+    // In another server's schema a verbosity flag (`verbose`, `detailed`, `debug`) adds detail
+    // to the same answer, the conventional design; only a doc that contrasts two forms of
+    // the answer, or a name about its form (`raw`, `include_full_payload`), is evidence.
+    let by_name = is_mode_toggle_name(name)
+        && !(cx.args.origin == Origin::Schema && only_verbosity(name));
     if by_name || cx.doc.is_some_and(contrasts_answer_forms) {
         out.push(Finding::new(
             Lint::ModeToggle,
@@ -105,6 +109,22 @@ fn is_mode_toggle_name(name: &str) -> bool {
     shape_first || (prefixed && rest.iter().any(|s| strong(s) || weak(s)))
 }
 
+/// Words that ask for more or less detail of one answer rather than another form of it.
+const VERBOSITY_WORDS: &[&str] = &[
+    "verbose", "detailed", "detail", "details", "debug", "expand", "expanded", "timing",
+];
+
+/// A name whose shape words all ask for detail (`verbose`, `verbose_timing`, `detailed`).
+fn only_verbosity(name: &str) -> bool {
+    let segs = segments(name);
+    let shape = |s: &String| SHAPE_WORDS.contains(&s.as_str()) || WEAK_SHAPE_WORDS.contains(&s.as_str());
+    segs.iter().any(|s| VERBOSITY_WORDS.contains(&s.as_str()))
+        && segs
+            .iter()
+            .filter(|s| shape(s))
+            .all(|s| VERBOSITY_WORDS.contains(&s.as_str()))
+}
+
 /// Words after which a doc names the other form of the answer.
 const CONTRASTS: &[&str] = &[
     "instead of ",
@@ -185,6 +205,16 @@ mod tests {
         }
         for name in ["full_scan", "full_page", "compact_database", "debug_mode_server"] {
             assert!(!is_mode_toggle_name(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn verbosity_names_are_told_from_form_names() {
+        for name in ["verbose", "verbose_timing", "detailed", "include_details"] {
+            assert!(only_verbosity(name), "{name}");
+        }
+        for name in ["raw", "include_raw_content", "full_text", "verbose_json"] {
+            assert!(!only_verbosity(name), "{name}");
         }
     }
 }

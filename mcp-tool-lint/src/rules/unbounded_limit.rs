@@ -115,7 +115,8 @@ const NOT_RESULTS: &[&str] = &[
     "seconds", "ms", "bytes", "chars", "characters", "lines", "days", "hours", "minutes",
 ];
 
-/// A result count: a listed name, `*_limit`, `*_per_page`, `*_page_size`, `how_many`, or
+/// A result count: a listed name, `*_limit` (but not a limit of bytes, tokens, seconds..),
+/// `*_per_page`, `*_page_size`, `how_many`, or
 /// `max_`/`num_`/`n_` before a plural (`max_builds`); camelCase is read as snake_case.
 fn is_page_size_name(name: &str) -> bool {
     let lower = snake_case(name);
@@ -125,9 +126,13 @@ fn is_page_size_name(name: &str) -> bool {
         .any(|rest| {
             !rest.contains('_') && rest.len() > 3 && rest.ends_with('s') && !NOT_RESULTS.contains(&rest)
         });
+    // `response_bytes_limit`, `token_limit`: a bound on size or effort, not a count of results.
+    let limited = lower.strip_suffix("_limit").is_some_and(|rest| {
+        !NOT_RESULTS.contains(&rest.rsplit('_').next().unwrap_or(rest))
+    });
     PAGE_SIZE_NAMES.contains(&lower.as_str())
         || counted
-        || lower.ends_with("_limit")
+        || limited
         || lower.ends_with("_per_page")
         || lower.ends_with("_page_size")
 }
