@@ -195,3 +195,87 @@ fn an_index_without_the_cjk_table_gets_it_filled_on_open() {
         .unwrap();
     assert_eq!(version, 13, "migrated in place to the current version");
 }
+
+/// Many events, so that every lookup is read in several batches and the intersection leaps
+/// over long runs of one term: each query's pages, walked to the end, give exactly the events
+/// whose text holds what it asks, newest first.
+#[test]
+fn cjk_queries_over_many_events_page_through_exactly_their_matches() {
+    let tmp = tempfile::tempdir().unwrap();
+    let logs = tmp.path().join("logs");
+    // Event i holds 日本語 when i % 3 == 0, error when i % 7 == 0 (or i > 180: a dense run),
+    // 検索 when i % 11 == 0: the three overlap at different rates.
+    let texts: Vec<String> = (0..240)
+        .map(|i| {
+            let mut t = format!("event{i}");
+            if i % 3 == 0 {
+                t.push_str(" これは日本語です");
+            }
+            if i % 7 == 0 || i > 180 {
+                t.push_str(" error");
+            }
+            if i % 11 == 0 {
+                t.push_str(" 全文検索");
+            }
+            t
+        })
+        .collect();
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    write_session(&logs, &refs);
+    let s = TraceStore::open(Config::for_tree(&logs, &tmp.path().join("data"))).unwrap();
+    s.refresh().unwrap();
+    let holds = |i: usize, w: &str| texts[i].contains(w);
+    let cases: Vec<(&str, Box<dyn Fn(usize) -> bool>)> = vec![
+        (
+            "日本語 error",
+            Box::new(|i| holds(i, "日本語") && holds(i, "error")),
+        ),
+        (
+            "error 日本語",
+            Box::new(|i| holds(i, "日本語") && holds(i, "error")),
+        ),
+        (
+            "日本語 検索 error",
+            Box::new(|i| holds(i, "日本語") && holds(i, "検索") && holds(i, "error")),
+        ),
+        (
+            "日本語 OR 検索",
+            Box::new(|i| holds(i, "日本語") || holds(i, "検索")),
+        ),
+        (
+            "日本語 -error",
+            Box::new(|i| holds(i, "日本語") && !holds(i, "error")),
+        ),
+        // One character: the substring scan. `OR` binds tighter than the implied AND.
+        (
+            "本 error",
+            Box::new(|i| holds(i, "本") && holds(i, "error")),
+        ),
+        (
+            "検索 OR 日本語 error -本",
+            Box::new(|i| {
+                (holds(i, "検索") || holds(i, "日本語")) && holds(i, "error") && !holds(i, "本")
+            }),
+        ),
+    ];
+    for (text, wanted) in cases {
+        let expected: Vec<u32> = (0..texts.len())
+            .rev()
+            .filter(|&i| wanted(i))
+            .map(|i| i as u32)
+            .collect();
+        assert!(!expected.is_empty(), "{text}");
+        let mut q = query(text);
+        q.limit = 7;
+        let mut got = Vec::new();
+        loop {
+            let page = s.search(&q).unwrap();
+            got.extend(page.hits.iter().map(|h| h.event_index));
+            match page.next {
+                Some(next) => q.after = Some(next),
+                None => break,
+            }
+        }
+        assert_eq!(got, expected, "{text}");
+    }
+}

@@ -12,6 +12,7 @@ pub(crate) mod masking;
 pub(crate) mod query;
 pub(crate) mod schema;
 pub mod search_syntax;
+mod seek_sets;
 pub mod stored_text;
 pub mod touches;
 pub mod usage;

@@ -8,8 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::decode;
 use super::ingest::{kind_tag, provider_tag};
-use super::schema::{EVENT_BITS, eid, eid_range, split_eid};
-use super::search_syntax::{CjkPlan, Lookup};
+use super::schema::{eid, eid_range, split_eid};
 use super::stored_text::StoredText;
 use crate::error::{Error, Result};
 use crate::model::TokenUsage;
@@ -429,7 +428,7 @@ pub(crate) fn search(
     }
     let limit = q.limit.max(1);
     let mut ids: Vec<i64> = match parsed.cjk_plan() {
-        Some(plan) => cjk_search_ids(conn, &plan, q, (lo, hi), limit)?,
+        Some(plan) => super::seek_sets::ids(conn, &plan, (q.provider, q.kind), (lo, hi), limit)?,
         None => {
             let mut fts = parsed.to_fts();
             if let Some(p) = q.provider {
@@ -523,99 +522,6 @@ pub(crate) fn search(
         None
     };
     Ok(SearchPage { hits, next })
-}
-
-/// The event ids (newest first, at most `limit + 1`) of a query with CJK terms: each lookup of
-/// the [`CjkPlan`] is a set of rowids from the word index or the trigram table. The first clause
-/// drives: a single lookup is read in rowid order and stops at the limit (so `error 検索` does
-/// not collect every `error`); the other clauses and the excluded terms are `IN` / `NOT IN`
-/// filters. The provider and kind filters, which the trigram table has no tags for, are
-/// applied to the events found.
-fn cjk_search_ids(
-    conn: &Connection,
-    plan: &CjkPlan,
-    q: &SearchQuery,
-    (lo, hi): (i64, i64),
-    limit: u32,
-) -> Result<Vec<i64>> {
-    let mut args: Vec<SqlValue> = Vec::new();
-    let mut lookup = |l: &Lookup| -> &'static str {
-        let (sql, arg) = match l {
-            Lookup::Words(m) => (
-                "SELECT rowid AS id FROM events_fts WHERE events_fts MATCH ? AND rowid BETWEEN ? AND ?",
-                m,
-            ),
-            Lookup::Trigram(m) => (
-                "SELECT rowid AS id FROM events_cjk WHERE events_cjk MATCH ? AND rowid BETWEEN ? AND ?",
-                m,
-            ),
-            Lookup::Substring(t) => (
-                "SELECT rowid AS id FROM events_cjk WHERE instr(text, ?) > 0 AND rowid BETWEEN ? AND ?",
-                t,
-            ),
-        };
-        args.extend([
-            SqlValue::Text(arg.clone()),
-            SqlValue::Integer(lo),
-            SqlValue::Integer(hi),
-        ]);
-        sql
-    };
-    // Placeholders are numbered in the order the SQL text gives them: build it in that order.
-    let mut all_of = |lookups: &[Lookup]| -> String {
-        lookups
-            .iter()
-            .map(&mut lookup)
-            .collect::<Vec<_>>()
-            .join(" INTERSECT ")
-    };
-    let mut any_of = |clause: &[Vec<Lookup>]| -> String {
-        clause
-            .iter()
-            .map(|alt| format!("SELECT id FROM ({})", all_of(alt)))
-            .collect::<Vec<_>>()
-            .join(" UNION ")
-    };
-    let (first, rest) = plan
-        .required
-        .split_first()
-        .expect("a parsed query has a clause to find");
-    let driver = any_of(first);
-    // `+h.id`: a filter, never a way in. Offered to FTS5 as a rowid `IN` constraint, the set
-    // would drive instead, one full-text query per member (measured: seconds for `日本語 error`).
-    let mut filters: Vec<String> = rest
-        .iter()
-        .map(|clause| format!("+h.id IN ({})", any_of(clause)))
-        .collect();
-    for ex in &plan.excluded {
-        filters.push(format!(
-            "+h.id NOT IN ({})",
-            any_of(std::slice::from_ref(ex))
-        ));
-    }
-    if let Some(p) = q.provider {
-        filters.push(format!(
-            "(h.id >> {EVENT_BITS}) IN (SELECT sid FROM sessions WHERE provider = ?)"
-        ));
-        args.push(SqlValue::Integer(p.code()));
-    }
-    if let Some(k) = q.kind {
-        filters.push("(SELECT kind FROM events WHERE eid = h.id) = ?".to_string());
-        args.push(SqlValue::Integer(k.code()));
-    }
-    let filter = if filters.is_empty() {
-        String::new()
-    } else {
-        format!("WHERE {}", filters.join(" AND "))
-    };
-    args.push(SqlValue::Integer(i64::from(limit) + 1));
-    let mut st = conn.prepare_cached(&format!(
-        "SELECT h.id FROM ({driver}) AS h {filter} ORDER BY h.id DESC LIMIT ?"
-    ))?;
-    let ids = st
-        .query_map(params_from_iter(args), |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(ids)
 }
 
 fn fold(c: char) -> char {
