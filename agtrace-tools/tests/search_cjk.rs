@@ -225,7 +225,8 @@ fn cjk_queries_over_many_events_page_through_exactly_their_matches() {
     let s = TraceStore::open(Config::for_tree(&logs, &tmp.path().join("data"))).unwrap();
     s.refresh().unwrap();
     let holds = |i: usize, w: &str| texts[i].contains(w);
-    let cases: Vec<(&str, Box<dyn Fn(usize) -> bool>)> = vec![
+    type Wanted<'a> = Box<dyn Fn(usize) -> bool + 'a>;
+    let cases: Vec<(&str, Wanted)> = vec![
         (
             "日本語 error",
             Box::new(|i| holds(i, "日本語") && holds(i, "error")),
