@@ -530,19 +530,96 @@ fn fold(c: char) -> char {
 
 /// A window of about `width` characters around the first occurrence of any term
 /// (case-insensitive), with the window start, the match position and the text length in chars.
-/// Works on the string in place: event texts can be a megabyte.
+/// Works on the string in place: event texts can be a megabyte, and a rare word's hit is
+/// often deep in a long tool output, so candidates are found by byte search
+/// ([`first_match`]) rather than by folding every character before them.
 pub fn preview(
     text: &str,
     terms: &[Vec<char>],
     width: usize,
 ) -> (String, usize, Option<usize>, usize) {
-    let mut found: Option<usize> = None;
-    let mut prev_alnum = false;
-    // A term with CJK characters can start inside a word: unspaced text is one long word.
+    let found = first_match(text, terms);
+    let (start_byte, start) = match found {
+        Some((byte, ci)) => {
+            let back = (width / 3).min(ci);
+            let start_byte = text[..byte]
+                .char_indices()
+                .rev()
+                .take(back)
+                .last()
+                .map_or(byte, |(b, _)| b);
+            (start_byte, ci - back)
+        }
+        None => (0, 0),
+    };
+    let window: String = text[start_byte..].chars().take(width).collect();
+    (window, start, found.map(|(_, ci)| ci), text.chars().count())
+}
+
+/// Characters outside ASCII whose lower case starts with an ASCII letter (İ, the Kelvin sign):
+/// a byte search for an ASCII letter does not see them. A unit test checks the list against
+/// every character.
+const FOLDS_TO_ASCII: [char; 2] = ['\u{130}', '\u{212A}'];
+
+/// The first position (byte, char) where a term starts: at the start of a word, or anywhere
+/// for a term with CJK characters (unspaced text is one long word).
+fn first_match(text: &str, terms: &[Vec<char>]) -> Option<(usize, usize)> {
+    let at = |byte: usize, t: &[char], inside: bool| {
+        (inside
+            || !text[..byte]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric))
+            && {
+                let mut it = text[byte..].chars();
+                t.iter().all(|c| it.next().is_some_and(|h| fold(h) == *c))
+            }
+    };
+    let mut best: Option<usize> = None;
+    for t in terms.iter().filter(|t| !t.is_empty()) {
+        let inside = t.iter().any(|&c| super::search_syntax::is_cjk(c));
+        let c0 = t[0];
+        // The bytes a match can start with, when a byte search finds every candidate: an
+        // ASCII character in either case, or a character without case (CJK).
+        let needles: Vec<Vec<u8>> = if c0.is_ascii() {
+            if c0.is_ascii_alphabetic() && text.contains(FOLDS_TO_ASCII) {
+                return first_match_by_chars(text, terms);
+            }
+            let mut n = vec![vec![c0 as u8]];
+            if c0.to_ascii_uppercase() != c0 {
+                n.push(vec![c0.to_ascii_uppercase() as u8]);
+            }
+            n
+        } else if inside && c0.to_uppercase().eq([c0]) {
+            vec![c0.to_string().into_bytes()]
+        } else {
+            return first_match_by_chars(text, terms);
+        };
+        let limit = best.unwrap_or(text.len());
+        for needle in &needles {
+            let mut from = 0;
+            while from < limit
+                && let Some(p) = memchr::memmem::find(&text.as_bytes()[from..limit], needle)
+            {
+                let byte = from + p;
+                if at(byte, t, inside) {
+                    best = Some(best.map_or(byte, |b| b.min(byte)));
+                    break;
+                }
+                from = byte + needle.len();
+            }
+        }
+    }
+    best.map(|b| (b, text[..b].chars().count()))
+}
+
+/// [`first_match`] character by character: for terms a byte search cannot start.
+fn first_match_by_chars(text: &str, terms: &[Vec<char>]) -> Option<(usize, usize)> {
     let inside: Vec<bool> = terms
         .iter()
         .map(|t| t.iter().any(|&c| super::search_syntax::is_cjk(c)))
         .collect();
+    let mut prev_alnum = false;
     for (ci, (bi, ch)) in text.char_indices().enumerate() {
         let rest = &text[bi..];
         if terms.iter().zip(&inside).any(|(t, &inside)| {
@@ -551,14 +628,11 @@ pub fn preview(
                 t.iter().all(|c| it.next().is_some_and(|h| fold(h) == *c))
             }
         }) {
-            found = Some(ci);
-            break;
+            return Some((bi, ci));
         }
         prev_alnum = ch.is_alphanumeric();
     }
-    let start = found.map_or(0, |m| m.saturating_sub(width / 3));
-    let window: String = text.chars().skip(start).take(width).collect();
-    (window, start, found, text.chars().count())
+    None
 }
 
 pub(crate) fn event_row(conn: &Connection, sid: i64, index: u32) -> Result<Option<EventRow>> {
@@ -646,4 +720,65 @@ pub(crate) fn projects(conn: &Connection) -> Result<Vec<ProjectInfo>> {
             p
         })
         .collect())
+}
+
+#[cfg(test)]
+mod preview_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn folded(t: &str) -> Vec<char> {
+        t.chars().map(fold).collect()
+    }
+
+    #[test]
+    fn only_the_listed_characters_fold_to_ascii_letters() {
+        let found: Vec<char> = (0x80..=0x10FFFFu32)
+            .filter_map(char::from_u32)
+            .filter(|&c| fold(c).is_ascii())
+            .collect();
+        assert_eq!(found, FOLDS_TO_ASCII);
+    }
+
+    #[test]
+    fn a_match_deep_in_a_long_text_is_found_where_it_starts() {
+        let text = format!(
+            "{}Quasar here {}",
+            "x é 日本 ".repeat(50_000),
+            "tail ".repeat(10)
+        );
+        let (window, start, found, chars) = preview(&text, &[folded("quasar")], 30);
+        let at = text.find("Quasar").unwrap();
+        assert_eq!(found, Some(text[..at].chars().count()));
+        assert_eq!(start, found.unwrap() - 10);
+        assert!(window.contains("Quasar here"), "{window}");
+        assert_eq!(chars, text.chars().count());
+        // Inside a word it is no match; a CJK term is one anywhere.
+        assert_eq!(preview("subquasar", &[folded("quasar")], 30).2, None);
+        assert_eq!(preview("これは日本語", &[folded("日本")], 30).2, Some(3));
+    }
+
+    proptest! {
+        #[test]
+        fn byte_search_finds_what_folding_every_character_finds(
+            text in proptest::collection::vec(
+                prop_oneof![
+                    Just("a"), Just("A"), Just("k"), Just("\u{212A}"), Just("i"), Just("\u{130}"),
+                    Just("é"), Just("É"), Just("日"), Just("本"), Just(" "), Just("-"), Just("x1"),
+                ],
+                0..40,
+            ),
+            terms in proptest::collection::vec(
+                prop_oneof![
+                    Just("a"), Just("ak"), Just("ki"), Just("é"), Just("日本"), Just("本"),
+                    Just("x1"), Just("-a"), Just("i"),
+                ],
+                1..3,
+            ),
+        ) {
+            let text: String = text.concat();
+            let terms: Vec<Vec<char>> = terms.iter().map(|t| folded(t)).collect();
+            prop_assert_eq!(first_match(&text, &terms), first_match_by_chars(&text, &terms));
+        }
+    }
 }
