@@ -582,7 +582,14 @@ fn first_match(text: &str, terms: &[Vec<char>]) -> Option<(usize, usize)> {
         // The bytes a match can start with, when a byte search finds every candidate: an
         // ASCII character in either case, or a character without case (CJK).
         let needles: Vec<Vec<u8>> = if c0.is_ascii() {
-            if c0.is_ascii_alphabetic() && text.contains(FOLDS_TO_ASCII) {
+            // By their bytes: `str::contains` with a char set decodes every character.
+            let exotic = || {
+                FOLDS_TO_ASCII.iter().any(|c| {
+                    memchr::memmem::find(text.as_bytes(), c.encode_utf8(&mut [0; 4]).as_bytes())
+                        .is_some()
+                })
+            };
+            if c0.is_ascii_alphabetic() && exotic() {
                 return first_match_by_chars(text, terms);
             }
             let mut n = vec![vec![c0 as u8]];
