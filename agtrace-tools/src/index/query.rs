@@ -532,7 +532,7 @@ fn fold(c: char) -> char {
 /// (case-insensitive), with the window start, the match position and the text length in chars.
 /// Works on the string in place: event texts can be a megabyte, and a rare word's hit is
 /// often deep in a long tool output, so candidates are found by byte search
-/// ([`first_match`]) rather than by folding every character before them.
+/// (`first_match`) rather than by folding every character before them.
 pub fn preview(
     text: &str,
     terms: &[Vec<char>],
