@@ -89,8 +89,9 @@ pub fn check(catalog: &Catalog, allows: &[Allow], token_budget: usize) -> Outcom
     findings.extend(rules::inconsistent_naming::check(&tools));
     findings.extend(rules::indistinct_tools::check(&tools));
     findings.extend(rules::unannotated_destructive::check(&tools));
-    let tokens = rules::catalog_tokens::count(&tools);
-    findings.extend(rules::catalog_tokens::check(&tools, tokens, token_budget));
+    let costs = rules::catalog_tokens::costs(&tools);
+    let tokens = costs.iter().sum();
+    findings.extend(rules::catalog_tokens::check(&tools, &costs, token_budget));
     let mut uses: Vec<AllowUse> = allows
         .iter()
         .map(|a| AllowUse {

@@ -51,19 +51,23 @@ pub fn tool_tokens(tool: &Value) -> usize {
     bpe().encode_with_special_tokens(&side.to_string()).len()
 }
 
-/// The o200k tokens of the whole catalog's input side.
-pub fn count(tools: &[&Value]) -> usize {
-    tools.iter().map(|t| tool_tokens(t)).sum()
+/// The o200k tokens of each tool's input side, in catalog order: tokenized once, for the total
+/// and for naming the costliest tools.
+pub fn costs(tools: &[&Value]) -> Vec<usize> {
+    tools.iter().map(|t| tool_tokens(t)).collect()
 }
 
-/// A finding when `tokens` is over `budget`, naming the costliest tools.
-pub fn check(tools: &[&Value], tokens: usize, budget: usize) -> Option<Finding> {
+/// A finding when the catalog's tokens (`costs`, one per tool, from [`costs`]) are over
+/// `budget`, naming the costliest tools.
+pub fn check(tools: &[&Value], costs: &[usize], budget: usize) -> Option<Finding> {
+    let tokens: usize = costs.iter().sum();
     if tokens <= budget {
         return None;
     }
-    let mut costs: Vec<(usize, &str)> = tools
+    let mut costs: Vec<(usize, &str)> = costs
         .iter()
-        .map(|t| (tool_tokens(t), tool_name(t)))
+        .zip(tools)
+        .map(|(&n, t)| (n, tool_name(t)))
         .collect();
     costs.sort_by_key(|c| std::cmp::Reverse(c.0));
     let costliest = costs
@@ -111,9 +115,10 @@ mod tests {
         let t =
             json!({"name": "get_time", "description": "Now.", "inputSchema": {"type": "object"}});
         let tools = [&t];
-        let n = count(&tools);
-        assert!(check(&tools, n, n).is_none());
-        let f = check(&tools, n, n - 1).unwrap();
+        let costs = costs(&tools);
+        let n: usize = costs.iter().sum();
+        assert!(check(&tools, &costs, n).is_none());
+        let f = check(&tools, &costs, n - 1).unwrap();
         assert!(f.message.contains(&format!(
             "costs {n} o200k tokens, over the budget of {}",
             n - 1
