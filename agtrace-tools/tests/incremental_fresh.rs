@@ -503,6 +503,16 @@ fn downgrade(data: &Path, sql: &str) {
 /// Writes back into the index of `logs` in `data` every event text left in its log line, as
 /// versions before 13 stored them all: the text the store reads from the line.
 fn store_every_text(logs: &Path, data: &Path) {
+    rewrite_texts_left_in_lines(logs, data, |text| rusqlite::types::Value::Text(text.into()));
+}
+
+/// Writes `value(text)` in place of the record of every event text of the index of `logs` in
+/// `data` that is left in its log line (`text`: what the store reads from the line).
+fn rewrite_texts_left_in_lines(
+    logs: &Path,
+    data: &Path,
+    value: impl Fn(&str) -> rusqlite::types::Value,
+) {
     use agtrace_tools::index::stored_text::StoredText;
     let store = TraceStore::open(Config::for_tree(logs, data)).unwrap();
     let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
@@ -527,7 +537,7 @@ fn store_every_text(logs: &Path, data: &Path) {
         let text = store.get_event_without_raw(&id, index).unwrap().event.text;
         conn.execute(
             "UPDATE events SET text = ?2 WHERE eid = ?1",
-            rusqlite::params![eid, text],
+            rusqlite::params![eid, value(&text)],
         )
         .unwrap();
     }
@@ -588,8 +598,8 @@ fn a_version_7_index_is_migrated_and_each_file_reparsed_once() {
     drop(store);
     let version = user_version(&data);
     assert_eq!(
-        version, 13,
-        "migrated through 8, 9, 10, 11 and 12 to the current version"
+        version, 14,
+        "migrated through 8, 9, 10, 11, 12 and 13 to the current version"
     );
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }
@@ -624,7 +634,7 @@ fn a_version_9_index_is_migrated_and_each_file_reparsed_once() {
     assert_reparsed_once(&store);
     drop(store);
     let version = user_version(&data);
-    assert_eq!(version, 13);
+    assert_eq!(version, 14);
     assert_eq!(dump(&data), fresh_dump(&logs, tmp.path()).0);
 }
 
@@ -681,6 +691,56 @@ fn a_version_10_index_gets_its_word_index_refilled_without_reparsing() {
     assert_eq!(dump(&data), dump(fresh.path()));
 }
 
+/// An index written by version 13 (texts left in their lines recorded by SHA-256) is taken as
+/// it is: its records read and check as before, no file is parsed again, and the answers are
+/// those of a fresh build.
+#[test]
+fn a_version_13_index_with_sha_256_records_answers_as_it_is() {
+    use sha2::{Digest, Sha256};
+    let tmp = tempfile::tempdir().unwrap();
+    let (logs, store) = common::sample_store(tmp.path());
+    store.refresh().unwrap();
+    let query = SearchQuery {
+        text: "error".into(),
+        limit: 50,
+        ..Default::default()
+    };
+    let before = serde_json::to_string(&store.search(&query).unwrap()).unwrap();
+    drop(store);
+    let data = tmp.path().join("data");
+    // The record version 13 wrote: tag 0, the length, the first 4 bytes of the SHA-256.
+    rewrite_texts_left_in_lines(&logs, &data, |text| {
+        let mut record = vec![0u8];
+        record.extend((text.len() as u32).to_le_bytes());
+        record.extend(&Sha256::digest(text.as_bytes())[..4]);
+        rusqlite::types::Value::Blob(record)
+    });
+    downgrade(&data, "PRAGMA user_version = 13;");
+    let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
+    let after = serde_json::to_string(&store.search(&query).unwrap()).unwrap();
+    assert_eq!(
+        after, before,
+        "the same hits and previews through the old records"
+    );
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
+    drop(store);
+    assert_eq!(
+        user_version(&data),
+        14,
+        "migrated in place to the current version"
+    );
+    let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
+    let old_records: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM events WHERE typeof(text) = 'blob' AND length(text) = 9 AND substr(text, 1, 1) = x'00'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(old_records > 0, "the old records were kept and read");
+}
+
 /// An index written by version 11 (every event text stored plain) is taken as it is: its plain
 /// texts read as they are, no file is parsed again, and the answers are those of a fresh build.
 #[test]
@@ -732,7 +792,7 @@ fn a_version_11_index_with_plain_texts_answers_as_it_is() {
     drop(store);
     assert_eq!(
         user_version(&data),
-        13,
+        14,
         "migrated in place to the current version"
     );
 }

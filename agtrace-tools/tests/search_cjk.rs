@@ -193,7 +193,7 @@ fn an_index_without_the_cjk_table_gets_it_filled_on_open() {
         .unwrap()
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 13, "migrated in place to the current version");
+    assert_eq!(version, 14, "migrated in place to the current version");
 }
 
 /// Many events, so that every lookup is read in several batches and the intersection leaps

@@ -14,7 +14,7 @@ use crate::error::Result;
 /// version is dropped and rebuilt rather than misread. A new table no earlier version reads
 /// goes in [`ADDED_TABLES`] instead: nothing can misread it, and agtrace versions on either
 /// side of it keep sharing the index instead of rebuilding it in turn.
-pub const SCHEMA_VERSION: i64 = 13;
+pub const SCHEMA_VERSION: i64 = 14;
 
 /// Tables added since [`SCHEMA_VERSION`] was last bumped, created where missing.
 ///
@@ -49,7 +49,9 @@ const ADDED_TABLE_COUNT: i64 = 4;
 /// the stored texts, and version 12 only stores long event texts compressed
 /// ([`super::stored_text`]), which reads the plain texts earlier versions wrote as they are,
 /// and version 13 only leaves out the long texts their log line gives back
-/// ([`super::line_text`]), which reads the texts earlier versions stored as they are.
+/// ([`super::line_text`]), which reads the texts earlier versions stored as they are, and
+/// version 14 only records those texts by an XXH3 digest instead of SHA-256
+/// ([`super::stored_text`]), reading the records of version 13 as they are.
 const MIGRATABLE_VERSION: i64 = 7;
 
 // ---- Version 10: file history (`touches`, filled by `index::touches::record`). ----
@@ -382,10 +384,11 @@ pub fn ensure(conn: &mut Connection) -> Result<()> {
         backfill_cjk(&tx)?;
         current = 11;
     }
-    if current == 11 || current == 12 {
-        // Version 12 writes long event texts compressed, and version 13 leaves out those their
-        // log line gives back; the texts already there read as they are, and an earlier
-        // agtrace, which would misread the new rows, rebuilds.
+    if (11..=13).contains(&current) {
+        // Version 12 writes long event texts compressed, version 13 leaves out those their
+        // log line gives back, and version 14 records those by another digest; the texts and
+        // records already there read as they are, and an earlier agtrace, which would misread
+        // the new rows, rebuilds.
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     } else if current != SCHEMA_VERSION {
         let mut names: Vec<(String, String)> = {
