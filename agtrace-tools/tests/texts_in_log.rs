@@ -275,3 +275,58 @@ fn a_gemini_document_reads_texts_back_from_its_message_entries() {
         assert_eq!(shown, parsed.events[i as usize].text, "event {i}");
     }
 }
+
+/// A search page whose hits are many long outputs reads them back on several threads: every
+/// hit keeps its place and its own text, and a line rewritten since it was indexed drops only
+/// its own hit.
+#[test]
+fn a_page_of_many_long_texts_reads_each_back_in_its_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let logs = tmp.path().join("logs");
+    let dir = logs.join("claude/projects/-work-walrus");
+    std::fs::create_dir_all(&dir).unwrap();
+    let filler = "error[E0382]: borrow of moved value in src/walrus.rs\n".repeat(150);
+    let texts: Vec<String> = (0..40)
+        .map(|i| format!("otter{i} walrus {}{}", "x".repeat(i), filler))
+        .collect();
+    let lines: Vec<String> = texts
+        .iter()
+        .enumerate()
+        .map(|(i, t)| rec(i, "user", json!(t)))
+        .collect();
+    let path = dir.join(format!("{SESSION}.jsonl"));
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let store = TraceStore::open(Config::for_tree(&logs, &tmp.path().join("data"))).unwrap();
+    store.refresh().unwrap();
+    assert!(
+        stored(&tmp.path().join("data")).iter().all(Option::is_none),
+        "every text is left in its line"
+    );
+    // Line 20 rewritten in place, to the same length: its text is no longer the one indexed.
+    let log = std::fs::read_to_string(&path).unwrap();
+    let at = log.find("otter20 walrus").unwrap();
+    let mut changed = log.clone();
+    changed.replace_range(at..at + 7, "badge20");
+    std::fs::write(&path, changed).unwrap();
+    let page = store
+        .search(&SearchQuery {
+            text: "walrus".into(),
+            limit: 50,
+            ..Default::default()
+        })
+        .unwrap();
+    let want: Vec<u32> = (0..40).rev().filter(|&i| i != 20).collect();
+    let got: Vec<u32> = page.hits.iter().map(|h| h.event_index).collect();
+    assert_eq!(got, want);
+    for h in &page.hits {
+        let text = &texts[h.event_index as usize];
+        assert!(
+            h.preview
+                .starts_with(&format!("otter{} walrus", h.event_index)),
+            "{}: {}",
+            h.event_index,
+            &h.preview[..40]
+        );
+        assert_eq!(h.text_chars, text.chars().count());
+    }
+}

@@ -120,9 +120,54 @@ impl<'a> Texts<'a> {
         }
     }
 
+    /// The texts of events `items` (id and what the index holds), in their order: those left
+    /// in their log lines are read and parsed on up to all cores when there are bytes enough
+    /// to pay for the threads (a search page whose hits are long tool outputs).
+    pub(crate) fn texts(&self, items: Vec<(i64, StoredText)>) -> Result<Vec<Option<String>>> {
+        let mut out: Vec<Option<String>> = Vec::with_capacity(items.len());
+        let mut lines: Vec<(usize, Line)> = Vec::new();
+        for (i, (eid, stored)) in items.into_iter().enumerate() {
+            match stored {
+                StoredText::Here(text) => out.push(Some(text)),
+                StoredText::InLog(record) => {
+                    out.push(None);
+                    if let Some(line) = self.locate(eid, record)? {
+                        lines.push((i, line));
+                    }
+                }
+            }
+        }
+        let bytes: usize = lines.iter().map(|(_, l)| l.len).sum();
+        let workers = std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(lines.len())
+            .min(bytes / PARALLEL_BYTES + 1);
+        let read = read_all(&lines, self.mask, workers);
+        for ((i, line), got) in lines.iter().zip(read) {
+            out[*i] = match got {
+                Ok(text) => text,
+                // The log is gone: its archived copy, read once for all its lines.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => self
+                    .archived(&line.path, line.off, line.len)?
+                    .and_then(|bytes| line.text_of(&bytes, self.mask)),
+                Err(_) => None,
+            };
+        }
+        Ok(out)
+    }
+
     /// The text of event `eid`, recorded as `record`: its line parsed again, from the log or,
     /// for a log its agent deleted, from the archived copy.
     fn read_back(&self, eid: i64, record: InLog) -> Result<Option<String>> {
+        Ok(self
+            .texts(vec![(eid, StoredText::InLog(record))])?
+            .pop()
+            .flatten())
+    }
+
+    /// Where the text of event `eid`, recorded as `record`, is: `None` when the index no longer
+    /// knows its line, or the line is no log line (a store's session).
+    fn locate(&self, eid: i64, record: InLog) -> Result<Option<Line>> {
         let conn = self.conn;
         let (sid, index) = split_eid(eid);
         let row = conn
@@ -154,42 +199,101 @@ impl<'a> Texts<'a> {
         if FileHint::from_path(provider, Path::new(&path)).layout == Layout::Store {
             return Ok(None);
         }
-        let Some(line) = self.line_bytes(&path, off as u64, len as usize)? else {
-            return Ok(None);
-        };
-        Ok(
-            parse_line(provider, Path::new(&path), &line, off as u64, self.mask)
-                .into_iter()
-                .nth(index.saturating_sub(first) as usize)
-                .filter(|e| e.kind == kind && record.is(&e.text))
-                .map(|e| e.text),
-        )
+        Ok(Some(Line {
+            provider,
+            path,
+            kind,
+            off: off as u64,
+            len: len as usize,
+            nth: index.saturating_sub(first) as usize,
+            record,
+        }))
     }
 
-    /// The `len` bytes at `off` of the log at `path`, or of its archived copy once it is gone.
-    fn line_bytes(&self, path: &str, off: u64, len: usize) -> Result<Option<Vec<u8>>> {
-        let from_log = || -> std::io::Result<Vec<u8>> {
-            let mut f = File::open(path)?;
-            f.seek(SeekFrom::Start(off))?;
-            let mut buf = vec![0u8; len];
-            f.read_exact(&mut buf)?;
-            Ok(buf)
-        };
-        match from_log() {
-            Ok(line) => Ok(Some(line)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let mut copy = self.copy.borrow_mut();
-                if copy.as_ref().is_none_or(|(p, _)| p != path) {
-                    let bytes = super::archive::read_copy(self.conn, self.data_dir, path)?;
-                    *copy = Some((path.to_string(), bytes));
-                }
-                let bytes = copy.as_ref().and_then(|(_, b)| b.as_ref());
-                Ok(bytes.and_then(|all| {
-                    all.get(off as usize..off as usize + len)
-                        .map(<[u8]>::to_vec)
-                }))
-            }
-            Err(_) => Ok(None),
+    /// The `len` bytes at `off` of the archived copy of the deleted log at `path`.
+    fn archived(&self, path: &str, off: u64, len: usize) -> Result<Option<Vec<u8>>> {
+        let mut copy = self.copy.borrow_mut();
+        if copy.as_ref().is_none_or(|(p, _)| p != path) {
+            let bytes = super::archive::read_copy(self.conn, self.data_dir, path)?;
+            *copy = Some((path.to_string(), bytes));
         }
+        let bytes = copy.as_ref().and_then(|(_, b)| b.as_ref());
+        Ok(bytes.and_then(|all| {
+            all.get(off as usize..off as usize + len)
+                .map(<[u8]>::to_vec)
+        }))
     }
+}
+
+/// Bytes of log lines that make another reader thread worth its start (about 20 µs against
+/// parsing some 40 µs of JSON).
+const PARALLEL_BYTES: usize = 32 << 10;
+
+/// The log line an event's text is left in, and what the text must be.
+struct Line {
+    provider: Provider,
+    path: String,
+    kind: EventKind,
+    off: u64,
+    len: usize,
+    /// The event's place among the events of its line.
+    nth: usize,
+    record: InLog,
+}
+
+impl Line {
+    /// The text, from the log: `None` when the line no longer gives it (the log was rewritten
+    /// since it was indexed); an error when the log cannot be read (`NotFound`: it is gone).
+    fn read_log(&self, mask: bool) -> std::io::Result<Option<String>> {
+        let mut f = File::open(&self.path)?;
+        f.seek(SeekFrom::Start(self.off))?;
+        let mut buf = vec![0u8; self.len];
+        f.read_exact(&mut buf)?;
+        Ok(self.text_of(&buf, mask))
+    }
+
+    /// The text, from the line's bytes `line`, when they still give it.
+    fn text_of(&self, line: &[u8], mask: bool) -> Option<String> {
+        parse_line(self.provider, Path::new(&self.path), line, self.off, mask)
+            .into_iter()
+            .nth(self.nth)
+            .filter(|e| e.kind == self.kind && self.record.is(&e.text))
+            .map(|e| e.text)
+    }
+}
+
+/// [`Line::read_log`] of every line, on `workers` threads, each taking the next line not yet
+/// taken (their sizes vary by orders of magnitude).
+fn read_all(
+    lines: &[(usize, Line)],
+    mask: bool,
+    workers: usize,
+) -> Vec<std::io::Result<Option<String>>> {
+    if workers <= 1 {
+        return lines.iter().map(|(_, l)| l.read_log(mask)).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, std::io::Result<Option<String>>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((_, line)) = lines.get(i) else {
+                            return mine;
+                        };
+                        mine.push((i, line.read_log(mask)));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            // A reader that panicked passes its panic on, as it would have without threads.
+            .flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }

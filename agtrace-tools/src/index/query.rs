@@ -454,41 +454,41 @@ pub(crate) fn search(
         "SELECT e.kind, e.turn, e.step, e.ts_ms, e.tool_name, e.is_error, e.text, s.id, s.provider, s.project_hash
          FROM events e JOIN sessions s ON s.sid = ?2 WHERE e.eid = ?1",
     )?;
+    let mut rows = Vec::with_capacity(ids.len());
+    let mut stored = Vec::with_capacity(ids.len());
     for id in &ids {
         let (sid, index) = split_eid(*id);
         let row = ev_st
             .query_row(params![id, sid], |r| {
                 Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, u32>(1)?,
-                    r.get::<_, Option<u32>>(2)?,
-                    r.get::<_, Option<i64>>(3)?,
-                    r.get::<_, Option<String>>(4)?,
-                    r.get::<_, bool>(5)?,
+                    (
+                        index,
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, u32>(1)?,
+                        r.get::<_, Option<u32>>(2)?,
+                        r.get::<_, Option<i64>>(3)?,
+                        r.get::<_, Option<String>>(4)?,
+                        r.get::<_, bool>(5)?,
+                        r.get::<_, String>(7)?,
+                        r.get::<_, i64>(8)?,
+                        r.get::<_, Option<String>>(9)?,
+                    ),
                     r.get::<_, StoredText>(6)?,
-                    r.get::<_, String>(7)?,
-                    r.get::<_, i64>(8)?,
-                    r.get::<_, Option<String>>(9)?,
                 ))
             })
             .optional()?;
-        let Some((
-            kind,
-            turn,
-            step,
-            ts,
-            tool_name,
-            is_error,
-            text,
-            session_id,
-            provider,
-            project_hash,
-        )) = row
-        else {
-            continue;
-        };
+        if let Some((row, text)) = row {
+            rows.push(row);
+            stored.push((*id, text));
+        }
+    }
+    // Read together: the texts left in their log lines are parsed on all cores.
+    let texts = texts.texts(stored)?;
+    for (row, text) in rows.into_iter().zip(texts) {
+        let (index, kind, turn, step, ts, tool_name, is_error, session_id, provider, project_hash) =
+            row;
         // A text its log line no longer gives (rewritten since it was indexed) is not shown.
-        let Some(text) = texts.text(*id, text)? else {
+        let Some(text) = text else {
             continue;
         };
         // Masked before the preview is cut, so that no preview shows a part of a secret.
