@@ -276,6 +276,9 @@ fn main() {
         ("search rare word `quasar`", q("quasar")),
         ("search token `ZEBRA-4471`", q("ZEBRA-4471")),
         ("search two words `naïve café`", q("naïve café")),
+        // Phrases: a pair of common words, and a rare word beside a common one.
+        ("search phrase `\"panic unwrap\"`", q("\"panic unwrap\"")),
+        ("search phrase `\"quasar error\"`", q("\"quasar error\"")),
         // CJK: a whole word of the corpus, a part of it (found only inside runs), a mixed query.
         ("search CJK word `日本語`", q("日本語")),
         ("search CJK part `本語`", q("本語")),
