@@ -690,12 +690,17 @@ impl<'a> Walk<'_, 'a> {
 /// different), or a property whose `const` or `enum` values differ per branch (internally or
 /// adjacently tagged).
 fn discriminated(branches: &[&Value]) -> bool {
-    // A free object (`{"type": "object"}` with no properties) takes whatever the others do
-    // not, and a branch repeated takes nothing new: neither is a shape to tell apart.
+    // A free object (`{"type": "object"}` with no properties, or an empty `properties` map,
+    // which says the same) takes whatever the others do not, and a branch repeated takes
+    // nothing new: neither is a shape to tell apart.
     let mut distinct: Vec<&Value> = Vec::new();
     for b in branches {
+        let no_properties = b
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_none_or(serde_json::Map::is_empty);
         let free = primary_type(b) == Some("object")
-            && b.get("properties").is_none()
+            && no_properties
             && b.get("additionalProperties") != Some(&Value::Bool(false));
         if !free && !distinct.contains(b) {
             distinct.push(b);

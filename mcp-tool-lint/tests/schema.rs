@@ -406,6 +406,41 @@ fn branches_keyed_by_a_required_property_are_discriminated() {
     assert_eq!(findings_of(&input), vec![]);
 }
 
+/// An object with an empty `properties` map is as free as one without: beside one shaped
+/// branch (a MongoDB pipeline stage: `$vectorSearch`, or any other stage), there is only one
+/// shape to tell apart. Two shaped branches beside it still need a tag.
+#[test]
+fn a_free_object_with_empty_properties_is_no_shape_to_tell_apart() {
+    let stage = |extra: serde_json::Value| {
+        let mut branches = vec![
+            json!({"type": "object", "properties": {"$vectorSearch": {"type": "object", "description": "The search."}}}),
+            json!({"type": "object", "properties": {}, "additionalProperties": {}}),
+        ];
+        if !extra.is_null() {
+            branches.push(extra);
+        }
+        json!({
+            "type": "object",
+            "properties": {"pipeline": {"type": "array", "description": "Aggregation stages.",
+                "items": {"anyOf": branches}}},
+            "required": ["pipeline"]
+        })
+    };
+    assert_eq!(findings_of(&stage(serde_json::Value::Null)), vec![]);
+    let two_shapes = stage(json!({"type": "object", "properties": {
+        "$search": {"type": "object", "description": "The text search."}}}));
+    let messages: Vec<String> = findings_of(&two_shapes)
+        .into_iter()
+        .map(|(_, m)| m)
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "the argument `pipeline[]` is one of 3 shapes (`anyOf`) with no field saying which (an untagged enum): which fields mean anything depends on a shape nothing names"
+        ]
+    );
+}
+
 #[test]
 fn names_that_say_what_they_hold_need_no_description() {
     let input = json!({
