@@ -417,6 +417,7 @@ pub fn check_schema_tool(
                 findings: &mut report.findings,
                 seen: HashSet::new(),
                 tool_description: description,
+                enclosing: Vec::new(),
             };
             let doc = s.documentation(pname, prop);
             if doc.as_deref().is_none_or(|d| d.trim().is_empty()) {
@@ -428,6 +429,7 @@ pub fn check_schema_tool(
                     description,
                 ));
             }
+            walk.enclosing.push(doc.unwrap_or_default());
             walk.nested(pname, prop, 0);
         }
     }
@@ -439,6 +441,7 @@ pub fn check_schema_tool(
             findings: &mut report.findings,
             seen: HashSet::new(),
             tool_description: description,
+            enclosing: Vec::new(),
         };
         walk.unions("output", out, 0);
     }
@@ -558,6 +561,29 @@ struct Walk<'s, 'a> {
     seen: HashSet<*const Value>,
     /// The tool's description: it may say what a nested value's name does not.
     tool_description: Option<&'s str>,
+    /// The descriptions of the values that hold the current one, outermost first: a field an
+    /// enclosing description names as a key (`{ category: 'a', value: 10 }`) is shown there.
+    enclosing: Vec<String>,
+}
+
+/// Whether `doc` names `field` as a key: quoted (`` `value` ``, `'value'`, `"value"`) or
+/// followed by `:` or `=`, as an example object or an assignment shows its fields. A bare word
+/// of the prose (the value to set) is no such statement.
+fn names_key(doc: &str, field: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    doc.match_indices(field).any(|(at, _)| {
+        let before = doc[..at].chars().next_back();
+        let after_text = &doc[at + field.len()..];
+        let after = after_text.chars().next();
+        if before.is_some_and(is_ident) || after.is_some_and(is_ident) {
+            return false;
+        }
+        let quoted = matches!(
+            (before, after),
+            (Some('`'), Some('`')) | (Some('\''), Some('\'')) | (Some('"'), Some('"'))
+        );
+        quoted || after_text.trim_start().starts_with([':', '='])
+    })
 }
 
 impl<'a> Walk<'_, 'a> {
@@ -590,7 +616,13 @@ impl<'a> Walk<'_, 'a> {
                 let child = format!("{path}.{name}");
                 let child_doc = self.schema.documentation(name, prop);
                 let undocumented = child_doc.as_deref().is_none_or(|d| d.trim().is_empty());
-                if undocumented {
+                let shown_above = self
+                    .enclosing
+                    .iter()
+                    .map(String::as_str)
+                    .chain(self.tool_description)
+                    .any(|d| names_key(d, name));
+                if undocumented && !shown_above {
                     self.findings.extend(undocumented_value(
                         self.schema,
                         &child,
@@ -599,7 +631,9 @@ impl<'a> Walk<'_, 'a> {
                         self.tool_description,
                     ));
                 }
+                self.enclosing.push(child_doc.unwrap_or_default());
                 self.nested(&child, prop, depth + 1);
+                self.enclosing.pop();
             }
         }
         if let Some(items) = inner.get("items") {

@@ -441,6 +441,60 @@ fn a_free_object_with_empty_properties_is_no_shape_to_tell_apart() {
     );
 }
 
+/// On another server's schema a vague name with a description of its own passes; without
+/// one it is reported.
+#[test]
+fn a_vague_name_that_describes_itself_passes_on_a_schema() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "data": {"type": "array", "items": {"type": "number"}, "description": "The values to plot, in order."},
+            "options": {"type": "string"}
+        },
+        "required": ["data"]
+    });
+    let r = check_schema_tool(
+        "plot_line",
+        Some("Plots a line chart."),
+        read_only(),
+        &input,
+        None,
+    );
+    let vague: Vec<&str> = r
+        .findings
+        .iter()
+        .filter(|f| f.lint == Some(Lint::VagueName))
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(
+        vague,
+        ["`options` names how the implementation uses the value, not what the value is"]
+    );
+}
+
+/// A nested field an enclosing description shows as a key (an example object) is documented
+/// there; a bare word of the prose is not.
+#[test]
+fn a_field_an_enclosing_description_shows_as_a_key_is_documented() {
+    let chart = |doc: &str| {
+        json!({
+            "type": "object",
+            "properties": {"rows": {"type": "array", "description": doc,
+                "items": {"type": "object", "properties": {
+                    "category": {"type": "string"}, "value": {"type": "number"}}}}},
+            "required": ["rows"]
+        })
+    };
+    let shown = chart("Chart rows, such as [{ category: 'A', value: 10 }].");
+    assert_eq!(findings_of(&shown), vec![]);
+    let prose = chart("Chart rows: each has a category and the value to plot.");
+    let messages: Vec<String> = findings_of(&prose).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(
+        messages,
+        ["`rows[].value` has no description, and its name does not say what it holds"]
+    );
+}
+
 #[test]
 fn names_that_say_what_they_hold_need_no_description() {
     let input = json!({

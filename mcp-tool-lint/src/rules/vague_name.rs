@@ -137,6 +137,16 @@ const PATTERN_SYNTAXES: &[&[&str]] = &[
 fn made_precise(cx: &ParamCx<'_>) -> bool {
     let names = cx.names;
     let lower = cx.param.name.to_ascii_lowercase();
+    // Another server's schema: a parameter's own description says what the value is, and the
+    // name is theirs to keep (a chart's `data`, git's `object`, a command's `args`). Not a
+    // `pattern`, whose doc must still say which syntax (below). The macros still ask an author
+    // to rename it: the name is theirs to choose.
+    if cx.args.origin == Origin::Schema
+        && lower != "pattern"
+        && cx.doc.is_some_and(|d| !d.trim().is_empty())
+    {
+        return true;
+    }
     let has = |other: &str| names.iter().any(|n| n.eq_ignore_ascii_case(other));
     if lower == "data" && cx.param.ty == TypeClass::Object && cx.doc.is_some() {
         return true;
