@@ -543,6 +543,39 @@ fn rewrite_texts_left_in_lines(
     }
 }
 
+/// The samples indexed in `tmp` (logs in `tmp/logs`, index in `tmp/data`), and their answer to
+/// [`error_search`], the store closed.
+fn searched_samples(tmp: &Path) -> (PathBuf, String) {
+    let (logs, store) = common::sample_store(tmp);
+    store.refresh().unwrap();
+    let before = serde_json::to_string(&store.search(&error_search()).unwrap()).unwrap();
+    (logs, before)
+}
+
+fn error_search() -> SearchQuery {
+    SearchQuery {
+        text: "error".into(),
+        limit: 50,
+        ..Default::default()
+    }
+}
+
+/// The index of `logs` in `data`, an older version's, opens in place: [`error_search`] gives
+/// `before`, no file is parsed again, and the index is of the current version.
+fn answers_as_before(logs: &Path, data: &Path, before: &str) {
+    let store = TraceStore::open(Config::for_tree(logs, data)).unwrap();
+    let after = serde_json::to_string(&store.search(&error_search()).unwrap()).unwrap();
+    assert_eq!(after, before, "the same hits and previews");
+    let stats = store.refresh().unwrap();
+    assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
+    drop(store);
+    assert_eq!(
+        user_version(data),
+        14,
+        "migrated in place to the current version"
+    );
+}
+
 /// The schema version of the index in `data`.
 fn user_version(data: &Path) -> i64 {
     rusqlite::Connection::open(data.join("index.sqlite"))
@@ -698,15 +731,7 @@ fn a_version_10_index_gets_its_word_index_refilled_without_reparsing() {
 fn a_version_13_index_with_sha_256_records_answers_as_it_is() {
     use sha2::{Digest, Sha256};
     let tmp = tempfile::tempdir().unwrap();
-    let (logs, store) = common::sample_store(tmp.path());
-    store.refresh().unwrap();
-    let query = SearchQuery {
-        text: "error".into(),
-        limit: 50,
-        ..Default::default()
-    };
-    let before = serde_json::to_string(&store.search(&query).unwrap()).unwrap();
-    drop(store);
+    let (logs, before) = searched_samples(tmp.path());
     let data = tmp.path().join("data");
     // The record version 13 wrote: tag 0, the length, the first 4 bytes of the SHA-256.
     rewrite_texts_left_in_lines(&logs, &data, |text| {
@@ -716,20 +741,7 @@ fn a_version_13_index_with_sha_256_records_answers_as_it_is() {
         rusqlite::types::Value::Blob(record)
     });
     downgrade(&data, "PRAGMA user_version = 13;");
-    let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
-    let after = serde_json::to_string(&store.search(&query).unwrap()).unwrap();
-    assert_eq!(
-        after, before,
-        "the same hits and previews through the old records"
-    );
-    let stats = store.refresh().unwrap();
-    assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
-    drop(store);
-    assert_eq!(
-        user_version(&data),
-        14,
-        "migrated in place to the current version"
-    );
+    answers_as_before(&logs, &data, &before);
     let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
     let old_records: i64 = conn
         .query_row(
@@ -747,15 +759,7 @@ fn a_version_13_index_with_sha_256_records_answers_as_it_is() {
 fn a_version_11_index_with_plain_texts_answers_as_it_is() {
     use agtrace_tools::index::stored_text::StoredText;
     let tmp = tempfile::tempdir().unwrap();
-    let (logs, store) = common::sample_store(tmp.path());
-    store.refresh().unwrap();
-    let query = SearchQuery {
-        text: "error".into(),
-        limit: 50,
-        ..Default::default()
-    };
-    let before = serde_json::to_string(&store.search(&query).unwrap()).unwrap();
-    drop(store);
+    let (logs, before) = searched_samples(tmp.path());
     let data = tmp.path().join("data");
     store_every_text(&logs, &data);
     let conn = rusqlite::Connection::open(data.join("index.sqlite")).unwrap();
@@ -781,20 +785,7 @@ fn a_version_11_index_with_plain_texts_answers_as_it_is() {
     }
     conn.execute_batch("PRAGMA user_version = 11;").unwrap();
     drop(conn);
-    let store = TraceStore::open(Config::for_tree(&logs, &data)).unwrap();
-    let after = serde_json::to_string(&store.search(&query).unwrap()).unwrap();
-    assert_eq!(
-        after, before,
-        "the same hits and previews from the plain texts"
-    );
-    let stats = store.refresh().unwrap();
-    assert_eq!((stats.files_parsed, stats.files_skipped), (0, 10));
-    drop(store);
-    assert_eq!(
-        user_version(&data),
-        14,
-        "migrated in place to the current version"
-    );
+    answers_as_before(&logs, &data, &before);
 }
 
 /// Found by the proptest above: a log cut inside a line, then appended to.
