@@ -321,15 +321,15 @@ fn level_name(levels: Option<&BTreeSet<Level>>) -> String {
 }
 
 /// The halves a table shows, in order, with their headings: B, the held-out figure; A, the
-/// half the rules were tuned on; C, servers first linted after the last tuning, when any; D,
-/// servers first linted with today's rules, which no change has looked at since.
+/// half the rules were tuned on; C, E and F, servers first linted after a tuning and looked at
+/// since; D, servers first linted with the rules, which no change has looked at since.
 const COLUMNS: &[(&str, &str)] = &[
     ("B", "B (held out)"),
     ("A", "A (tuned on)"),
     ("C", "C (new servers)"),
     ("D", "D (new, rules frozen)"),
     ("E", "E (new servers)"),
-    ("F", "F (new, rules frozen)"),
+    ("F", "F (new servers)"),
 ];
 
 /// The markdown table: per lint, its level, then precision (real / findings) and recall per

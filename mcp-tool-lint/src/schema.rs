@@ -409,6 +409,23 @@ pub fn check_schema_tool(
 
     let s = Schema { root: input_schema };
     let root = s.resolve(input_schema);
+    // An object parameter that lists its properties shows what it holds, whatever its name
+    // (a `params` wrapper around described fields): what the parameter model of the rules
+    // cannot see. An open object (`options: {}`) still says nothing.
+    let shows_its_fields = |param: usize| {
+        args.params.get(param).is_some_and(|p| {
+            root.get("properties")
+                .and_then(|props| props.get(&p.name))
+                .map(|v| s.unwrap_option(s.resolve(v)))
+                .and_then(|v| v.get("properties"))
+                .and_then(Value::as_object)
+                .is_some_and(|fields| !fields.is_empty())
+        })
+    };
+    report.findings.retain(|f| {
+        !(f.lint == Some(Lint::VagueName)
+            && matches!(f.target, Target::Param(i) if shows_its_fields(i)))
+    });
     if let Some(props) = root.get("properties").and_then(Value::as_object) {
         for (i, (pname, prop)) in props.iter().enumerate() {
             let mut walk = Walk {
@@ -736,7 +753,11 @@ fn discriminated(branches: &[&Value]) -> bool {
         let free = primary_type(b) == Some("object")
             && no_properties
             && b.get("additionalProperties") != Some(&Value::Bool(false));
-        if !free && !distinct.contains(b) {
+        // A schema that constrains nothing (`{}`) takes anything, as a free object does.
+        let anything = b
+            .as_object()
+            .is_some_and(|m| m.keys().all(|k| k == "description" || k == "title"));
+        if !free && !anything && !distinct.contains(b) {
             distinct.push(b);
         }
     }
@@ -750,8 +771,26 @@ fn discriminated(branches: &[&Value]) -> bool {
     // Branches of different JSON types (a string or an array of them) name themselves: the
     // value's own type says which one was sent.
     let types: Option<Vec<&str>> = branches.iter().map(|b| json_type(b)).collect();
-    if let Some(types) = types
+    if let Some(types) = &types
         && types.iter().collect::<HashSet<_>>().len() == types.len()
+    {
+        return true;
+    }
+    // Alternatives of one scalar type (a branch name or any ref, both strings) have no fields
+    // that could mean something in one and not the other: the value is a string either way.
+    if let Some(types) = &types
+        && types
+            .iter()
+            .all(|t| *t == types[0] && !matches!(*t, "object" | "array"))
+    {
+        return true;
+    }
+    // Lists whose items differ in structure name themselves too: GeoJSON coordinates nest one
+    // level deeper from a point to a line to a polygon, and a position has two numbers or
+    // three.
+    let shapes: Option<Vec<String>> = branches.iter().map(|b| structure(b, 0)).collect();
+    if let Some(shapes) = shapes
+        && shapes.iter().collect::<HashSet<_>>().len() == shapes.len()
     {
         return true;
     }
@@ -811,6 +850,35 @@ fn discriminated(branches: &[&Value]) -> bool {
 /// The values a tag property takes: its `const`, or its `enum` list.
 /// A branch's JSON type: its `type`, or `object` for properties or a union without one
 /// (`{"oneOf": [{$ref}, ...]}` of objects, which the branch's own check tells apart).
+/// A value's structure as the value itself shows it: its JSON type and, for a list, its items'
+/// structure and any fixed length (`[[number]2]` for a list of positions). `None` where a
+/// `$ref`, a union or an untyped schema leaves it open.
+fn structure(v: &Value, depth: usize) -> Option<String> {
+    if depth > MAX_DEPTH || v.get("$ref").is_some() {
+        return None;
+    }
+    let ty = json_type(v)?;
+    if ty != "array" {
+        return Some(ty.to_string());
+    }
+    let bound = |k: &str| v.get(k).and_then(Value::as_u64);
+    let len = match (bound("minItems"), bound("maxItems")) {
+        (Some(a), Some(b)) if a == b => a.to_string(),
+        _ => String::new(),
+    };
+    match v.get("items") {
+        Some(Value::Array(tuple)) => {
+            let parts: Vec<String> = tuple
+                .iter()
+                .map(|t| structure(t, depth + 1))
+                .collect::<Option<_>>()?;
+            Some(format!("({})", parts.join(",")))
+        }
+        Some(items) => Some(format!("[{}]{len}", structure(items, depth + 1)?)),
+        None => Some(format!("[]{len}")),
+    }
+}
+
 fn json_type(v: &Value) -> Option<&str> {
     primary_type(v).or_else(|| {
         let nested =

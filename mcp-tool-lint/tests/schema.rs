@@ -441,6 +441,75 @@ fn a_free_object_with_empty_properties_is_no_shape_to_tell_apart() {
     );
 }
 
+/// Unions a value's own structure tells apart need no tag: coordinate lists nested one level
+/// deeper each (GeoJSON), alternatives of one scalar type, a branch that takes anything. Two
+/// object shapes still do.
+#[test]
+fn unions_told_apart_by_structure_need_no_tag() {
+    let position =
+        json!({"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2});
+    let union_of = |branches: serde_json::Value| {
+        json!({
+            "type": "object",
+            "properties": {"geometry": {"description": "A point, a line or a polygon.", "anyOf": branches}},
+            "required": ["geometry"]
+        })
+    };
+    let geometry = union_of(json!([
+        position,
+        {"type": "array", "items": position},
+        {"type": "array", "items": {"type": "array", "items": position}}
+    ]));
+    assert_eq!(findings_of(&geometry), vec![]);
+    let refs = union_of(
+        json!([{"type": "string", "description": "A branch."}, {"type": "string", "description": "Any ref."}]),
+    );
+    assert_eq!(findings_of(&refs), vec![]);
+    let anything = union_of(json!([{"type": "string"}, {}]));
+    assert_eq!(findings_of(&anything), vec![]);
+    let objects = union_of(json!([
+        {"type": "object", "properties": {"lat": {"type": "number", "description": "Latitude."}}},
+        {"type": "object", "properties": {"city": {"type": "string", "description": "A city."}}}
+    ]));
+    let messages: Vec<String> = findings_of(&objects).into_iter().map(|(_, m)| m).collect();
+    assert_eq!(
+        messages,
+        [
+            "the argument `geometry` is one of 2 shapes (`anyOf`) with no field saying which (an untagged enum): which fields mean anything depends on a shape nothing names"
+        ]
+    );
+}
+
+/// An object parameter that lists its fields shows what it holds, whatever its name.
+#[test]
+fn a_vague_wrapper_that_lists_its_fields_passes_on_a_schema() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "params": {"type": "object", "properties": {
+                "projectSlug": {"type": "string", "description": "The project, as `gh/org/name`."}}},
+            "options": {"type": "object"}
+        }
+    });
+    let r = check_schema_tool(
+        "get_pipeline",
+        Some("Gets a pipeline."),
+        read_only(),
+        &input,
+        None,
+    );
+    let vague: Vec<&str> = r
+        .findings
+        .iter()
+        .filter(|f| f.lint == Some(Lint::VagueName))
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(
+        vague,
+        ["`options` names how the implementation uses the value, not what the value is"]
+    );
+}
+
 /// On another server's schema a vague name with a description of its own passes; without
 /// one it is reported.
 #[test]
