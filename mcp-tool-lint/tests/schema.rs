@@ -480,6 +480,20 @@ fn unions_told_apart_by_structure_need_no_tag() {
     );
 }
 
+/// Of `r`'s `vague_name` findings, there is one: on `options`.
+fn assert_only_options_is_vague(r: &mcp_tool_lint::Report) {
+    let vague: Vec<&str> = r
+        .findings
+        .iter()
+        .filter(|f| f.lint == Some(Lint::VagueName))
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(
+        vague,
+        ["`options` names how the implementation uses the value, not what the value is"]
+    );
+}
+
 /// An object parameter that lists its fields shows what it holds, whatever its name.
 #[test]
 fn a_vague_wrapper_that_lists_its_fields_passes_on_a_schema() {
@@ -498,16 +512,7 @@ fn a_vague_wrapper_that_lists_its_fields_passes_on_a_schema() {
         &input,
         None,
     );
-    let vague: Vec<&str> = r
-        .findings
-        .iter()
-        .filter(|f| f.lint == Some(Lint::VagueName))
-        .map(|f| f.message.as_str())
-        .collect();
-    assert_eq!(
-        vague,
-        ["`options` names how the implementation uses the value, not what the value is"]
-    );
+    assert_only_options_is_vague(&r);
 }
 
 /// On another server's schema a vague name with a description of its own passes; without
@@ -529,16 +534,7 @@ fn a_vague_name_that_describes_itself_passes_on_a_schema() {
         &input,
         None,
     );
-    let vague: Vec<&str> = r
-        .findings
-        .iter()
-        .filter(|f| f.lint == Some(Lint::VagueName))
-        .map(|f| f.message.as_str())
-        .collect();
-    assert_eq!(
-        vague,
-        ["`options` names how the implementation uses the value, not what the value is"]
-    );
+    assert_only_options_is_vague(&r);
 }
 
 /// A nested field an enclosing description shows as a key (an example object) is documented
